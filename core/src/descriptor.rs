@@ -1,0 +1,297 @@
+//! Tool descriptors: one normalised shape for every source of tools.
+//!
+//! Hosts hand tools in as JSON ([`ToolSpec`], camelCase); the registry
+//! validates them into [`ToolDescriptor`]s. Skills and slash commands are
+//! always catalog-only and hidden from model schemas.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Where a tool comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// Built into the host.
+    Native,
+    /// A Model Context Protocol server.
+    Mcp,
+    /// An installed skill (catalog-only).
+    Skill,
+    /// A slash command (catalog-only).
+    SlashCommand,
+    /// A browser capability (tabs, page text, …).
+    Browser,
+    /// A browser-extension capability.
+    Extension,
+    /// A connected third-party app.
+    ConnectedApp,
+}
+
+impl Source {
+    /// All sources, in their canonical order.
+    pub const ALL: [Source; 7] = [
+        Source::Native,
+        Source::Mcp,
+        Source::Skill,
+        Source::SlashCommand,
+        Source::Browser,
+        Source::Extension,
+        Source::ConnectedApp,
+    ];
+    /// The wire name (`slash_command`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Native => "native",
+            Source::Mcp => "mcp",
+            Source::Skill => "skill",
+            Source::SlashCommand => "slash_command",
+            Source::Browser => "browser",
+            Source::Extension => "extension",
+            Source::ConnectedApp => "connected_app",
+        }
+    }
+    /// Parse a wire name.
+    pub fn parse(text: &str) -> Option<Source> {
+        Source::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+    /// Skills and slash commands are never callable through a tool path.
+    pub fn is_catalog_only(self) -> bool {
+        matches!(self, Source::Skill | Source::SlashCommand)
+    }
+}
+
+/// Who provides a tool: a stable identity for provenance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Provider {
+    /// Stable provider id chosen by the host (e.g. `github`).
+    pub id: String,
+    /// Provider kind (e.g. `mcp`, `native`, `extension`).
+    #[serde(default)]
+    pub kind: String,
+    /// Human name.
+    #[serde(default)]
+    pub display_name: String,
+    /// Provider version, e.g. the MCP server's `serverInfo.version`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Where it came from (package, URL, extension id …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
+}
+
+/// How far the host trusts a tool's provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trust {
+    /// Shipped with the host.
+    Builtin,
+    /// Reviewed or installed deliberately by the user or operator.
+    Trusted,
+    /// Third-party, unreviewed.
+    Untrusted,
+}
+
+/// MCP tool annotations (hints, never guarantees).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Annotations {
+    /// The tool does not modify its environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// The tool may perform destructive updates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Repeating the call with the same arguments has no further effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// The tool interacts with an open world of external entities.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+/// Whether the model may see a tool at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Discoverable by the model.
+    ModelVisible,
+    /// Never shown to the model.
+    Hidden,
+}
+
+/// Whether a tool can be called through a tool path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Invokability {
+    /// Callable through the gate.
+    Callable,
+    /// Listed only; used through its own surface.
+    CatalogOnly,
+}
+
+/// Whether calls need a host approval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalMode {
+    /// Ask when the tool is destructive by annotation, otherwise run.
+    Auto,
+    /// Always ask first.
+    Ask,
+    /// Never ask (host vouches for the tool).
+    Never,
+}
+
+/// Special roles the gate and the interpreter must know about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolRole {
+    /// An ordinary tool.
+    Ordinary,
+    /// Delegation or script bridge: never callable from bounded code.
+    Bridge,
+    /// The legacy `run_tool_script`: ambient process access, always approval-gated.
+    LegacyScript,
+}
+
+/// The name of the legacy shell-equivalent tool.
+pub const RUN_TOOL_SCRIPT: &str = "run_tool_script";
+
+/// A tool as a host supplies it (wire shape, camelCase).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ToolSpec {
+    /// Canonical name, unique in the registry.
+    pub name: String,
+    /// Human title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Description shown in search summaries and model schemas.
+    #[serde(default)]
+    pub description: String,
+    /// Other names that resolve to this tool.
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Source (`native`, `mcp`, `skill`, `slash_command`, `browser`, `extension`, `connected_app`).
+    pub source: String,
+    /// Provider identity.
+    pub provider: Provider,
+    /// The provider's own name for the tool (defaults to `name`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub local_name: Option<String>,
+    /// Trust level (default `untrusted`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trust: Option<Trust>,
+    /// Permissions the tool needs (e.g. `fs.read`, `network`).
+    #[serde(default)]
+    pub permissions: Vec<String>,
+    /// Exact input JSON Schema (default: an empty object schema).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_schema: Option<Value>,
+    /// Optional output JSON Schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    /// MCP annotations.
+    #[serde(default)]
+    pub annotations: Annotations,
+    /// Visibility (default `model_visible`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<Visibility>,
+    /// Invokability (default `callable`; skills and slash commands are forced catalog-only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invokability: Option<Invokability>,
+    /// Approval mode (default `auto`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<ApprovalMode>,
+    /// Per-tool timeout in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// Role (default `ordinary`; `run_tool_script` is forced `legacy_script`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<ToolRole>,
+    /// For skills and slash commands: how to use it through its own surface (e.g. `/deploy`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<String>,
+}
+
+/// A validated, normalised tool in the registry.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolDescriptor {
+    /// Canonical name.
+    pub name: String,
+    /// Provider-local name.
+    pub local_name: String,
+    /// Human title (falls back to the name).
+    pub title: String,
+    /// Description.
+    pub description: String,
+    /// Aliases, sorted and de-duplicated.
+    pub aliases: Vec<String>,
+    /// Source.
+    pub source: Source,
+    /// Provider identity.
+    pub provider: Provider,
+    /// Trust level.
+    pub trust: Trust,
+    /// Required permissions, sorted and de-duplicated.
+    pub permissions: Vec<String>,
+    /// Exact input schema as supplied (key order preserved).
+    pub input_schema: Value,
+    /// Optional output schema.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    /// MCP annotations.
+    pub annotations: Annotations,
+    /// Visibility.
+    pub visibility: Visibility,
+    /// Invokability.
+    pub invokability: Invokability,
+    /// Approval mode.
+    pub approval: ApprovalMode,
+    /// Per-tool timeout in ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// Role.
+    pub role: ToolRole,
+    /// Usage hint for catalog-only entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<String>,
+    /// `sha256:` digest of the canonical input schema.
+    pub schema_hash: String,
+    /// `sha256:` digest of the descriptor's versioned content.
+    pub version: String,
+}
+
+impl ToolDescriptor {
+    /// `provider/local_name`, the provider-qualified name policies can use.
+    pub fn qualified_name(&self) -> String {
+        format!("{}/{}", self.provider.id, self.local_name)
+    }
+    /// True when calls must be approved by the host first.
+    pub fn asks_first(&self) -> bool {
+        match self.approval {
+            ApprovalMode::Ask => true,
+            ApprovalMode::Never => self.role == ToolRole::LegacyScript,
+            ApprovalMode::Auto => {
+                self.role == ToolRole::LegacyScript
+                    || self.annotations.destructive_hint == Some(true)
+            }
+        }
+    }
+    /// True for skills, slash commands and other catalog-only entries.
+    pub fn is_catalog_only(&self) -> bool {
+        self.invokability == Invokability::CatalogOnly
+    }
+    /// The first line of the description, at most 160 chars.
+    pub fn summary(&self) -> String {
+        let first = self.description.lines().find(|l| !l.trim().is_empty());
+        let line = first.unwrap_or("").trim();
+        if line.chars().count() <= 160 {
+            line.to_string()
+        } else {
+            let cut: String = line.chars().take(157).collect();
+            format!("{}...", cut.trim_end())
+        }
+    }
+}

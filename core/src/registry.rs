@@ -1,0 +1,410 @@
+//! The canonical tool registry: one source of truth every call resolves through.
+//!
+//! Every mutation is atomic (validated in full on a staging copy, then
+//! swapped in) and, when content really changed, yields a [`RegistryChange`]
+//! carrying the old and new registry versions. The registry version is a
+//! SHA-256 over canonical JSON of every tool version, provider status and the
+//! scoped-policy digest, so equal content gives an equal version whatever the
+//! registration order.
+
+use crate::descriptor::{ToolDescriptor, ToolSpec};
+use crate::error::{Error, ErrorCode, Result};
+use crate::hash::json_digest;
+use crate::validate::{normalise, parse_spec, SchemaValidator};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Connection status of a provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderStatus {
+    /// Tools can be called.
+    Connected,
+    /// The provider went away; its tools are unavailable.
+    Disconnected,
+    /// The provider needs the user to authenticate.
+    NeedsAuth,
+}
+
+/// One registered tool: its descriptor and compiled input validator.
+#[derive(Clone)]
+pub struct Entry {
+    /// The validated descriptor.
+    pub descriptor: Arc<ToolDescriptor>,
+    /// Compiled input-schema validator.
+    pub validator: SchemaValidator,
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entry")
+            .field("name", &self.descriptor.name)
+            .field("version", &self.descriptor.version)
+            .finish()
+    }
+}
+
+/// The `tool_registry_changed` event payload.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegistryChange {
+    /// Registry version before the change.
+    pub old_version: String,
+    /// Registry version after the change.
+    pub new_version: String,
+    /// Tools added.
+    pub added: Vec<String>,
+    /// Tools removed.
+    pub removed: Vec<String>,
+    /// Tools whose version changed (including provider status changes).
+    pub changed: Vec<String>,
+}
+
+/// An atomic batch of registry edits.
+#[derive(Debug, Clone, Default)]
+pub struct Update {
+    /// Tools to add or replace (by canonical name).
+    pub upsert: Vec<ToolSpec>,
+    /// Canonical names (or aliases) to remove.
+    pub remove: Vec<String>,
+    /// When set, every tool of this provider not in `upsert` is removed (a provider re-list).
+    pub sync_provider: Option<String>,
+    /// Provider status changes.
+    pub provider_status: Vec<(String, ProviderStatus)>,
+    /// New scoped-policy digest (part of the registry version).
+    pub policy_digest: Option<Option<String>>,
+}
+
+/// The canonical registry.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    tools: BTreeMap<String, Entry>,
+    aliases: BTreeMap<String, String>,
+    providers: BTreeMap<String, ProviderStatus>,
+    policy_digest: Option<String>,
+    version: String,
+    generation: u64,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        let mut r = Registry::default();
+        r.version = r.compute_version();
+        r
+    }
+
+    /// The current registry version (`sha256:…`).
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// A counter bumped on every real change (never on a no-op).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Number of tools.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// True when no tool is registered.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// All entries, ordered by canonical name.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.tools.values()
+    }
+
+    /// Look a tool up by canonical name or alias.
+    pub fn get(&self, name_or_alias: &str) -> Option<&Entry> {
+        self.tools.get(name_or_alias).or_else(|| {
+            self.aliases
+                .get(name_or_alias)
+                .and_then(|canonical| self.tools.get(canonical))
+        })
+    }
+
+    /// Look a tool up or fail with `tool.unknown` and up to three close names.
+    pub fn resolve(&self, name_or_alias: &str) -> Result<&Entry> {
+        self.get(name_or_alias).ok_or_else(|| {
+            Error::new(
+                ErrorCode::ToolUnknown,
+                format!("no tool named `{name_or_alias}`"),
+            )
+            .with_tool(name_or_alias)
+            .with_suggestions(self.suggest(name_or_alias, 3))
+            .with_next_action("call tool_search to find the right tool")
+        })
+    }
+
+    /// The status of a provider (connected unless told otherwise).
+    pub fn provider_status(&self, provider_id: &str) -> ProviderStatus {
+        self.providers
+            .get(provider_id)
+            .copied()
+            .unwrap_or(ProviderStatus::Connected)
+    }
+
+    /// The current scoped-policy digest.
+    pub fn policy_digest(&self) -> Option<&str> {
+        self.policy_digest.as_deref()
+    }
+
+    /// Up to `n` canonical names closest to `name` (edit distance, then name).
+    pub fn suggest(&self, name: &str, n: usize) -> Vec<String> {
+        let lower = name.to_lowercase();
+        let limit = (lower.chars().count() / 2).max(2);
+        let mut scored: Vec<(usize, &String)> = self
+            .tools
+            .keys()
+            .chain(self.aliases.keys())
+            .map(|k| (edit_distance(&lower, &k.to_lowercase()), k))
+            .filter(|(d, k)| *d <= limit || k.to_lowercase().contains(&lower))
+            .collect();
+        scored.sort();
+        let mut out: Vec<String> = Vec::new();
+        for (_, k) in scored {
+            let canonical = self.aliases.get(k).unwrap_or(k).clone();
+            if !out.contains(&canonical) {
+                out.push(canonical);
+            }
+            if out.len() == n {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Register (add or replace) tools from host JSON values, atomically.
+    pub fn register_values(&mut self, values: &[Value]) -> Result<Option<RegistryChange>> {
+        let specs = values.iter().map(parse_spec).collect::<Result<Vec<_>>>()?;
+        self.apply(Update {
+            upsert: specs,
+            ..Update::default()
+        })
+    }
+
+    /// Register (add or replace) tools, atomically.
+    pub fn register(&mut self, specs: Vec<ToolSpec>) -> Result<Option<RegistryChange>> {
+        self.apply(Update {
+            upsert: specs,
+            ..Update::default()
+        })
+    }
+
+    /// Remove tools by canonical name or alias, atomically.
+    pub fn remove(&mut self, names: &[String]) -> Result<Option<RegistryChange>> {
+        self.apply(Update {
+            remove: names.to_vec(),
+            ..Update::default()
+        })
+    }
+
+    /// Replace all tools of one provider with `specs` (a provider re-list).
+    pub fn sync_provider(
+        &mut self,
+        provider_id: &str,
+        specs: Vec<ToolSpec>,
+    ) -> Result<Option<RegistryChange>> {
+        self.apply(Update {
+            upsert: specs,
+            sync_provider: Some(provider_id.to_string()),
+            ..Update::default()
+        })
+    }
+
+    /// Set a provider's connection status.
+    pub fn set_provider_status(
+        &mut self,
+        provider_id: &str,
+        status: ProviderStatus,
+    ) -> Result<Option<RegistryChange>> {
+        self.apply(Update {
+            provider_status: vec![(provider_id.to_string(), status)],
+            ..Update::default()
+        })
+    }
+
+    /// Set the scoped-policy digest that is part of the registry version.
+    pub fn set_policy_digest(&mut self, digest: Option<String>) -> Option<RegistryChange> {
+        self.apply(Update {
+            policy_digest: Some(digest),
+            ..Update::default()
+        })
+        .unwrap_or_default()
+    }
+
+    /// Apply a batch atomically: on error nothing changes.
+    pub fn apply(&mut self, update: Update) -> Result<Option<RegistryChange>> {
+        let mut staged = self.tools.clone();
+        for name in &update.remove {
+            let canonical = self.resolve(name)?.descriptor.name.clone();
+            staged.remove(&canonical);
+        }
+        let mut upserted: BTreeMap<String, Entry> = BTreeMap::new();
+        for spec in update.upsert {
+            let (desc, validator) = normalise(spec)?;
+            if upserted.contains_key(&desc.name) {
+                return Err(Error::new(
+                    ErrorCode::DescriptorDuplicateName,
+                    format!("`{}` appears twice in one registration", desc.name),
+                )
+                .with_tool(&desc.name)
+                .with_field("name"));
+            }
+            upserted.insert(
+                desc.name.clone(),
+                Entry {
+                    descriptor: Arc::new(desc),
+                    validator,
+                },
+            );
+        }
+        if let Some(provider) = &update.sync_provider {
+            staged.retain(|name, e| {
+                e.descriptor.provider.id != *provider || upserted.contains_key(name)
+            });
+        }
+        for (name, entry) in upserted {
+            if let Some(old) = staged.get(&name) {
+                if old.descriptor.provider.id != entry.descriptor.provider.id {
+                    return Err(Error::new(
+                        ErrorCode::DescriptorDuplicateName,
+                        format!(
+                            "`{name}` is already registered by provider `{}`",
+                            old.descriptor.provider.id
+                        ),
+                    )
+                    .with_tool(&name)
+                    .with_field("name"));
+                }
+                if old.descriptor.version == entry.descriptor.version {
+                    continue; // identical content: keep the old entry
+                }
+            }
+            staged.insert(name, entry);
+        }
+        let aliases = build_aliases(&staged)?;
+        let mut providers = self.providers.clone();
+        for (id, status) in &update.provider_status {
+            if *status == ProviderStatus::Connected {
+                providers.remove(id);
+            } else {
+                providers.insert(id.clone(), *status);
+            }
+        }
+        let policy_digest = match update.policy_digest {
+            Some(d) => d,
+            None => self.policy_digest.clone(),
+        };
+        let next = Registry {
+            tools: staged,
+            aliases,
+            providers,
+            policy_digest,
+            version: String::new(),
+            generation: self.generation,
+        };
+        let new_version = next.compute_version();
+        if new_version == self.version {
+            return Ok(None);
+        }
+        let change = self.diff(&next, new_version.clone());
+        *self = Registry {
+            version: new_version,
+            generation: self.generation + 1,
+            ..next
+        };
+        Ok(Some(change))
+    }
+
+    fn diff(&self, next: &Registry, new_version: String) -> RegistryChange {
+        let mut added = Vec::new();
+        let mut removed = Vec::new();
+        let mut changed = Vec::new();
+        for (name, e) in &next.tools {
+            match self.tools.get(name) {
+                None => added.push(name.clone()),
+                Some(old) => {
+                    let pid = &e.descriptor.provider.id;
+                    if old.descriptor.version != e.descriptor.version
+                        || self.provider_status(pid) != next.provider_status(pid)
+                    {
+                        changed.push(name.clone());
+                    }
+                }
+            }
+        }
+        for name in self.tools.keys() {
+            if !next.tools.contains_key(name) {
+                removed.push(name.clone());
+            }
+        }
+        RegistryChange {
+            old_version: self.version.clone(),
+            new_version,
+            added,
+            removed,
+            changed,
+        }
+    }
+
+    fn compute_version(&self) -> String {
+        let tools: Vec<Value> = self
+            .tools
+            .iter()
+            .map(|(name, e)| json!([name, e.descriptor.version]))
+            .collect();
+        json_digest(&json!({
+            "format": 1,
+            "tools": tools,
+            "providers": self.providers,
+            "policy": self.policy_digest,
+        }))
+    }
+}
+
+fn build_aliases(tools: &BTreeMap<String, Entry>) -> Result<BTreeMap<String, String>> {
+    let mut aliases: BTreeMap<String, String> = BTreeMap::new();
+    for (name, e) in tools {
+        for (i, alias) in e.descriptor.aliases.iter().enumerate() {
+            let clash = if tools.contains_key(alias) {
+                Some(alias.clone())
+            } else {
+                aliases.get(alias).cloned()
+            };
+            if let Some(other) = clash {
+                return Err(Error::new(
+                    ErrorCode::DescriptorAliasCollision,
+                    format!("alias `{alias}` collides with tool `{other}`"),
+                )
+                .with_tool(name)
+                .with_field(format!("aliases[{i}]")));
+            }
+            aliases.insert(alias.clone(), name.clone());
+        }
+    }
+    Ok(aliases)
+}
+
+/// Levenshtein distance over chars.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}

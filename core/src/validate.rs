@@ -1,0 +1,263 @@
+//! Descriptor validation: host JSON → [`ToolDescriptor`], or a typed error
+//! naming the tool and the field.
+
+use crate::descriptor::{
+    ApprovalMode, Invokability, ToolDescriptor, ToolRole, ToolSpec, Trust, Visibility,
+    RUN_TOOL_SCRIPT,
+};
+use crate::error::{Error, ErrorCode, Result};
+use crate::hash::json_digest;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// Names the runtime reserves for its own model tools.
+pub const RESERVED_NAMES: [&str; 4] = ["tool_search", "tool_list", "tool_inspect", "run_tool_code"];
+
+/// Prefix of opaque handles; no name or alias may start with it.
+pub const HANDLE_PREFIX: &str = "toolh_";
+
+/// Longest accepted tool name or alias, in bytes.
+pub const MAX_NAME_BYTES: usize = 128;
+
+/// A compiled input-schema validator shared between registry versions.
+pub type SchemaValidator = Arc<jsonschema::Validator>;
+
+/// Check a tool name or alias; `field` names where it came from.
+pub fn check_name(tool: &str, field: &str, name: &str) -> Result<()> {
+    let bad = |why: &str| {
+        Err(
+            Error::new(ErrorCode::DescriptorInvalidName, why.to_string())
+                .with_tool(tool)
+                .with_field(field),
+        )
+    };
+    if name.is_empty() {
+        return bad("name is empty");
+    }
+    if name.len() > MAX_NAME_BYTES {
+        return bad(&format!(
+            "name is {} bytes long; at most {MAX_NAME_BYTES} are allowed",
+            name.len()
+        ));
+    }
+    if let Some(c) = name.chars().find(|c| c.is_whitespace() || c.is_control()) {
+        return bad(&format!(
+            "name contains a whitespace or control character {:?}",
+            c
+        ));
+    }
+    if name.starts_with(HANDLE_PREFIX) {
+        return bad("names may not start with `toolh_` (reserved for opaque handles)");
+    }
+    if RESERVED_NAMES.contains(&name) {
+        return bad(&format!(
+            "`{name}` is reserved for the runtime's own model tools"
+        ));
+    }
+    Ok(())
+}
+
+/// Check that `schema` is a valid JSON Schema and compile it.
+pub fn compile_schema(tool: &str, field: &str, schema: &Value) -> Result<SchemaValidator> {
+    let invalid = |msg: String, pointer: Option<String>| {
+        let mut e = Error::new(ErrorCode::DescriptorInvalidSchema, msg)
+            .with_tool(tool)
+            .with_field(field);
+        if let Some(p) = pointer {
+            e = e.with_pointer(p);
+        }
+        e
+    };
+    if !schema.is_object() {
+        return Err(invalid(
+            format!(
+                "a tool schema must be a JSON object, not {}",
+                kind_of(schema)
+            ),
+            None,
+        ));
+    }
+    if let Err(err) = jsonschema::meta::validate(schema) {
+        let ptr = err.instance_path().to_string();
+        return Err(invalid(
+            format!("not a valid JSON Schema: {err}"),
+            Some(ptr).filter(|p| !p.is_empty()),
+        ));
+    }
+    jsonschema::validator_for(schema)
+        .map(Arc::new)
+        .map_err(|err| invalid(format!("schema does not compile: {err}"), None))
+}
+
+/// The JSON type name of a value, for messages.
+pub fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Parse one host-supplied tool value into a spec, naming the tool on error.
+pub fn parse_spec(value: &Value) -> Result<ToolSpec> {
+    let name = value
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("<unnamed>")
+        .to_string();
+    if let Some(src) = value.get("source").and_then(Value::as_str) {
+        if crate::descriptor::Source::parse(src).is_none() {
+            return Err(unknown_source(&name, src));
+        }
+    }
+    serde_json::from_value::<ToolSpec>(value.clone()).map_err(|e| {
+        let msg = e.to_string();
+        let field = msg
+            .split('`')
+            .nth(1)
+            .map(str::to_string)
+            .unwrap_or_default();
+        let mut err = Error::new(ErrorCode::DescriptorInvalid, msg).with_tool(name);
+        if !field.is_empty() {
+            err = err.with_field(field);
+        }
+        err
+    })
+}
+
+fn unknown_source(tool: &str, src: &str) -> Error {
+    Error::new(
+        ErrorCode::DescriptorUnknownSource,
+        format!(
+            "unknown source `{src}`; expected one of native, mcp, skill, slash_command, browser, extension, connected_app"
+        ),
+    )
+    .with_tool(tool)
+    .with_field("source")
+}
+
+/// Validate a spec into a descriptor plus its compiled input validator.
+pub fn normalise(spec: ToolSpec) -> Result<(ToolDescriptor, SchemaValidator)> {
+    let tool = spec.name.clone();
+    check_name(&tool, "name", &spec.name)?;
+    let source = crate::descriptor::Source::parse(&spec.source)
+        .ok_or_else(|| unknown_source(&tool, &spec.source))?;
+    if spec.provider.id.trim().is_empty() {
+        return Err(
+            Error::new(ErrorCode::DescriptorInvalid, "provider id is empty")
+                .with_tool(&tool)
+                .with_field("provider.id"),
+        );
+    }
+    let mut aliases = Vec::with_capacity(spec.aliases.len());
+    for (i, alias) in spec.aliases.iter().enumerate() {
+        check_name(&tool, &format!("aliases[{i}]"), alias)?;
+        if alias == &spec.name {
+            return Err(Error::new(
+                ErrorCode::DescriptorAliasCollision,
+                format!("alias `{alias}` repeats the tool's own name"),
+            )
+            .with_tool(&tool)
+            .with_field(format!("aliases[{i}]")));
+        }
+        aliases.push(alias.clone());
+    }
+    aliases.sort();
+    aliases.dedup();
+    let input_schema = spec
+        .input_schema
+        .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+    let validator = compile_schema(&tool, "inputSchema", &input_schema)?;
+    if let Some(out) = &spec.output_schema {
+        compile_schema(&tool, "outputSchema", out)?;
+    }
+    let mut permissions: Vec<String> = spec.permissions.clone();
+    if let Some(i) = permissions.iter().position(|p| p.trim().is_empty()) {
+        return Err(
+            Error::new(ErrorCode::DescriptorInvalid, "permission is empty")
+                .with_tool(&tool)
+                .with_field(format!("permissions[{i}]")),
+        );
+    }
+    permissions.sort();
+    permissions.dedup();
+    let catalog_only = source.is_catalog_only();
+    let role = if spec.name == RUN_TOOL_SCRIPT {
+        ToolRole::LegacyScript
+    } else {
+        spec.role.unwrap_or(ToolRole::Ordinary)
+    };
+    let mut description = spec.description.clone();
+    if role == ToolRole::LegacyScript && !description.contains("ambient process access") {
+        description = format!("[ambient process access] {description}");
+    }
+    if role == ToolRole::LegacyScript && !permissions.iter().any(|p| p == "process.ambient") {
+        permissions.push("process.ambient".into());
+        permissions.sort();
+    }
+    let schema_hash = json_digest(&input_schema);
+    let mut desc = ToolDescriptor {
+        local_name: spec.local_name.clone().unwrap_or_else(|| spec.name.clone()),
+        title: spec
+            .title
+            .clone()
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or_else(|| spec.name.clone()),
+        name: spec.name,
+        description,
+        aliases,
+        source,
+        provider: spec.provider,
+        trust: spec.trust.unwrap_or(Trust::Untrusted),
+        permissions,
+        input_schema,
+        output_schema: spec.output_schema,
+        annotations: spec.annotations,
+        visibility: spec.visibility.unwrap_or(Visibility::ModelVisible),
+        invokability: if catalog_only {
+            Invokability::CatalogOnly
+        } else {
+            spec.invokability.unwrap_or(Invokability::Callable)
+        },
+        approval: if role == ToolRole::LegacyScript {
+            ApprovalMode::Ask
+        } else {
+            spec.approval.unwrap_or(ApprovalMode::Auto)
+        },
+        timeout_ms: spec.timeout_ms,
+        role,
+        usage: spec.usage,
+        schema_hash,
+        version: String::new(),
+    };
+    desc.version = tool_version(&desc);
+    Ok((desc, validator))
+}
+
+/// The per-tool version: digest of every versioned field.
+pub fn tool_version(d: &ToolDescriptor) -> String {
+    let output_hash = d.output_schema.as_ref().map(json_digest);
+    json_digest(&json!({
+        "name": d.name,
+        "localName": d.local_name,
+        "title": d.title,
+        "description": d.description,
+        "aliases": d.aliases,
+        "source": d.source,
+        "provider": d.provider,
+        "trust": d.trust,
+        "permissions": d.permissions,
+        "inputSchemaHash": d.schema_hash,
+        "outputSchemaHash": output_hash,
+        "annotations": d.annotations,
+        "visibility": d.visibility,
+        "invokability": d.invokability,
+        "approval": d.approval,
+        "timeoutMs": d.timeout_ms,
+        "role": d.role,
+        "usage": d.usage,
+    }))
+}
