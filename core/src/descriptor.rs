@@ -152,6 +152,8 @@ pub enum ToolRole {
     Bridge,
     /// The legacy `run_tool_script`: ambient process access, always approval-gated.
     LegacyScript,
+    /// The runtime's own `run_tool_code`.
+    CodeMode,
 }
 
 /// The name of the legacy shell-equivalent tool.
@@ -278,6 +280,10 @@ impl ToolDescriptor {
                     || self.annotations.destructive_hint == Some(true)
             }
         }
+    }
+    /// True for tools bounded code may not call (nesting depth one).
+    pub fn is_bridge(&self) -> bool {
+        self.role != ToolRole::Ordinary
     }
     /// True for skills, slash commands and other catalog-only entries.
     pub fn is_catalog_only(&self) -> bool {

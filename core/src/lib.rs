@@ -9,13 +9,26 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod activity;
+pub mod availability;
+pub mod builtin;
 pub mod catalog;
+pub mod code;
 pub mod descriptor;
+pub mod discovery;
 pub mod error;
+pub mod gate;
+pub mod handle;
 pub mod hash;
+pub mod inspect;
+pub mod policy;
 pub mod registry;
+pub mod runtime;
+pub mod search;
+pub mod session;
 pub mod validate;
 
 pub use descriptor::{Source, ToolDescriptor, ToolSpec};
 pub use error::{Error, ErrorCode, Result};
 pub use registry::{Registry, RegistryChange};
+pub use runtime::{Event, Runtime};

@@ -1,0 +1,186 @@
+//! The runtime's own model tools: `tool_search`, `tool_list`, `tool_inspect`
+//! and `run_tool_code`, with their small exact schemas.
+//!
+//! The three discovery tools are not registry tools: no policy removes them.
+//! `run_tool_code` is a catalog entry of the runtime's own (provider
+//! `holaryn`) that is discoverable only when bounded code mode is on, and is
+//! loaded like any tool, through `tool_inspect`.
+
+use crate::descriptor::{
+    Annotations, ApprovalMode, Invokability, Provider, Source, ToolDescriptor, ToolRole, Trust,
+    Visibility,
+};
+use crate::hash::json_digest;
+use crate::registry::Entry;
+use crate::validate::tool_version;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// `tool_search`.
+pub const TOOL_SEARCH: &str = "tool_search";
+/// `tool_list`.
+pub const TOOL_LIST: &str = "tool_list";
+/// `tool_inspect`.
+pub const TOOL_INSPECT: &str = "tool_inspect";
+/// `run_tool_code`.
+pub const RUN_TOOL_CODE: &str = "run_tool_code";
+
+/// A model-visible tool definition (name, description, exact input schema).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelTool {
+    /// Tool name as the model calls it.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// Exact input JSON Schema.
+    pub input_schema: Value,
+}
+
+impl ModelTool {
+    /// Bytes of `{"name","description","input_schema"}` as JSON, the footprint unit.
+    pub fn footprint(&self) -> u64 {
+        json!({
+            "name": self.name,
+            "description": self.description,
+            "input_schema": self.input_schema,
+        })
+        .to_string()
+        .len() as u64
+    }
+}
+
+const STATES: [&str; 7] = [
+    "loaded",
+    "available",
+    "approval_required",
+    "denied",
+    "hidden",
+    "catalog_only",
+    "unavailable",
+];
+
+/// The three discovery tools, always first in a dynamic session.
+pub fn discovery_tools() -> Vec<ModelTool> {
+    let sources = json!([
+        "native",
+        "mcp",
+        "skill",
+        "slash_command",
+        "browser",
+        "extension",
+        "connected_app"
+    ]);
+    vec![
+        ModelTool {
+            name: TOOL_SEARCH.into(),
+            description: "Search the tool catalog. Returns up to 8 ranked tools (no schemas). Call tool_inspect on one to load its schema before calling it.".into(),
+            input_schema: json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "minLength": 1, "maxLength": 512, "description": "What you want to do, in plain words."},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 8},
+                    "source": {"type": "string", "enum": sources},
+                    "provider": {"type": "string"},
+                    "state": {"type": "string", "enum": STATES}
+                },
+                "required": ["query"],
+                "additionalProperties": false
+            }),
+        },
+        ModelTool {
+            name: TOOL_LIST.into(),
+            description: "List catalog tools (no schemas), filtered by availability state, source or provider. Page with the returned cursor.".into(),
+            input_schema: json!({
+                "type": "object",
+                "properties": {
+                    "state": {"type": "string", "enum": STATES},
+                    "source": {"type": "string", "enum": sources},
+                    "provider": {"type": "string"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 200},
+                    "cursor": {"type": "string"}
+                },
+                "additionalProperties": false
+            }),
+        },
+        ModelTool {
+            name: TOOL_INSPECT.into(),
+            description: "Inspect one tool by exact name, alias or handle. When permitted, loads its exact schema so you can call it, and returns a handle.".into(),
+            input_schema: json!({
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "minLength": 1, "maxLength": 512, "description": "Exact tool name, alias, or toolh_ handle."}
+                },
+                "required": ["name"],
+                "additionalProperties": false
+            }),
+        },
+    ]
+}
+
+/// True for the names of the three discovery tools.
+pub fn is_discovery_tool(name: &str) -> bool {
+    matches!(name, TOOL_SEARCH | TOOL_LIST | TOOL_INSPECT)
+}
+
+/// The `run_tool_code` catalog entry.
+pub fn code_tool_entry() -> Entry {
+    let input_schema = json!({
+        "type": "object",
+        "properties": {
+            "code": {
+                "type": "string",
+                "maxLength": 16384,
+                "description": "A short program: lines `name = call(\"toolh_…\", {...})` or `call(\"toolh_…\", {...})`, using handles from tool_inspect. Literals and earlier names only."
+            }
+        },
+        "required": ["code"],
+        "additionalProperties": false
+    });
+    let mut d = ToolDescriptor {
+        name: RUN_TOOL_CODE.into(),
+        local_name: RUN_TOOL_CODE.into(),
+        title: "Run tool code".into(),
+        description: "Run a short program that makes several already-inspected tool calls in one turn (bounded code mode: sequential calls only, at most 16 calls, 30 s, 64 KiB of output). Returns a JSON trace.".into(),
+        aliases: Vec::new(),
+        source: Source::Native,
+        provider: Provider {
+            id: "holaryn".into(),
+            kind: "runtime".into(),
+            display_name: "Holaryn runtime".into(),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+            origin: None,
+        },
+        trust: Trust::Builtin,
+        permissions: Vec::new(),
+        schema_hash: json_digest(&input_schema),
+        input_schema,
+        output_schema: None,
+        annotations: Annotations::default(),
+        visibility: Visibility::ModelVisible,
+        invokability: Invokability::Callable,
+        approval: ApprovalMode::Never,
+        timeout_ms: Some(30_000),
+        role: ToolRole::CodeMode,
+        usage: None,
+        version: String::new(),
+    };
+    d.version = tool_version(&d);
+    // The schema is a fixed literal above; it always compiles.
+    let validator = jsonschema::validator_for(&d.input_schema)
+        .map(Arc::new)
+        .unwrap_or_else(|_| unreachable_validator());
+    Entry {
+        descriptor: Arc::new(d),
+        validator,
+    }
+}
+
+fn unreachable_validator() -> Arc<jsonschema::Validator> {
+    // `true` is always a valid schema.
+    match jsonschema::validator_for(&Value::Bool(true)) {
+        Ok(v) => Arc::new(v),
+        Err(_) => unreachable!("the `true` schema always compiles"),
+    }
+}

@@ -1,0 +1,367 @@
+//! The discovery tools: `tool_search`, `tool_list`, `tool_inspect`, plus the
+//! session's model-visible tool list, its byte footprint and the Capability
+//! Center table.
+//!
+//! Search and list are schema-free. Inspect loads an exact schema and issues
+//! a handle when policy permits; none of them grants permission to execute.
+
+use crate::activity::{ActivityKind, ActivityRecord};
+use crate::availability::{Availability, AvailabilityState};
+use crate::descriptor::{Annotations, Source, ToolDescriptor, Trust};
+use crate::error::{Error, ErrorCode, Result};
+use crate::hash::{hex, unhex};
+use crate::runtime::{unknown_session, Runtime};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Most results `tool_search` returns.
+pub const MAX_SEARCH_RESULTS: usize = 8;
+/// Longest query, in characters.
+pub const MAX_QUERY_CHARS: usize = 512;
+/// Default and largest `tool_list` page.
+pub const LIST_DEFAULT: usize = 50;
+/// Largest `tool_list` page.
+pub const LIST_MAX: usize = 200;
+
+/// `tool_search` input.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SearchInput {
+    /// The query, 1–512 characters.
+    pub query: String,
+    /// 1–8, default 8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+    /// Only this source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+    /// Only this provider id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    /// Only this availability state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<AvailabilityState>,
+}
+
+/// `tool_list` input.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ListInput {
+    /// Only this availability state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<AvailabilityState>,
+    /// Only this source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+    /// Only this provider id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    /// 1–200, default 50.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+    /// Opaque cursor from a previous page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+
+/// A schema-free descriptor, as search and list return it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSummary {
+    /// Canonical name.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// One-line summary.
+    pub summary: String,
+    /// Source.
+    pub source: Source,
+    /// Provider id.
+    pub provider: String,
+    /// Availability state.
+    pub state: AvailabilityState,
+    /// Required permissions.
+    pub permissions: Vec<String>,
+    /// Trust.
+    pub trust: Trust,
+    /// Whether its schema is loaded in this session.
+    pub schema_loaded: bool,
+    /// Which fields matched (search only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub why: Vec<String>,
+}
+
+/// `tool_search` output.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchOutput {
+    /// Ranked results, best first (at most 8).
+    pub results: Vec<ToolSummary>,
+    /// The session's effective registry version.
+    pub registry_version: String,
+}
+
+/// `tool_list` output.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListOutput {
+    /// This page, in name order.
+    pub tools: Vec<ToolSummary>,
+    /// Cursor for the next page, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// Matching tools in all pages.
+    pub total: usize,
+    /// The session's effective registry version.
+    pub registry_version: String,
+}
+
+/// `tool_inspect` output.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InspectOutput {
+    /// Canonical name.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// Full description.
+    pub description: String,
+    /// Source.
+    pub source: Source,
+    /// Provider id.
+    pub provider: String,
+    /// Trust.
+    pub trust: Trust,
+    /// Required permissions.
+    pub permissions: Vec<String>,
+    /// Annotations.
+    pub annotations: Annotations,
+    /// Aliases.
+    pub aliases: Vec<String>,
+    /// Availability after this inspect (with reason and next safe action).
+    pub availability: Availability,
+    /// Whether calls ask the host first.
+    pub asks_first: bool,
+    /// True when the schema is now loaded.
+    pub loaded: bool,
+    /// Exact input schema (only when loaded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema: Option<Value>,
+    /// Output schema (only when loaded and present).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    /// Schema hash (only when loaded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema_hash: Option<String>,
+    /// Tool version.
+    pub version: String,
+    /// Opaque handle (only when loaded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handle: Option<String>,
+    /// How to use a catalog-only entry through its own surface.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<String>,
+}
+
+/// Schema-byte footprint of the model-visible tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Footprint {
+    /// Bytes now.
+    pub now: u64,
+    /// Bytes at session creation.
+    pub at_creation: u64,
+    /// Bytes the static list would have had now.
+    pub static_equivalent: u64,
+}
+
+/// One Capability Center row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CapabilityRow {
+    /// Canonical name.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// Source.
+    pub source: Source,
+    /// Provider id.
+    pub provider: String,
+    /// Provider display name.
+    pub provider_name: String,
+    /// Availability (state, code, reason, next action, scope, rule).
+    pub availability: Availability,
+    /// Required permissions.
+    pub permissions: Vec<String>,
+    /// Trust.
+    pub trust: Trust,
+    /// Provenance: provider id, version and origin in one line.
+    pub provenance: String,
+    /// Calls ask first.
+    pub asks_first: bool,
+    /// Labelled "ambient process access" (legacy `run_tool_script`).
+    pub ambient_process_access: bool,
+}
+
+fn bad_input(msg: impl Into<String>, field: &str) -> Error {
+    Error::new(ErrorCode::InputInvalid, msg).with_field(field)
+}
+
+fn parse_input<T: serde::de::DeserializeOwned>(tool: &str, input: &Value) -> Result<T> {
+    serde_json::from_value(input.clone()).map_err(|e| {
+        Error::new(
+            ErrorCode::InputInvalid,
+            format!("invalid {tool} input: {e}"),
+        )
+        .with_tool(tool)
+    })
+}
+
+fn bounded(value: Option<i64>, default: usize, max: usize, field: &str) -> Result<usize> {
+    match value {
+        None => Ok(default),
+        Some(n) if n >= 1 && n as u64 <= max as u64 => Ok(n as usize),
+        Some(n) => Err(bad_input(
+            format!("`{field}` must be between 1 and {max}, got {n}"),
+            field,
+        )),
+    }
+}
+
+impl Runtime {
+    fn summary(&self, sid: &str, tool: &ToolDescriptor, why: Vec<String>) -> Option<ToolSummary> {
+        let session = self.sessions.get(sid)?;
+        let a = self.availability_of(session, tool);
+        Some(ToolSummary {
+            name: tool.name.clone(),
+            title: tool.title.clone(),
+            summary: tool.summary(),
+            source: tool.source,
+            provider: tool.provider.id.clone(),
+            state: a.state,
+            permissions: tool.permissions.clone(),
+            trust: tool.trust,
+            schema_loaded: a.state == AvailabilityState::Loaded,
+            why,
+        })
+    }
+
+    /// `tool_search`: at most 8 ranked, schema-free descriptors.
+    pub fn tool_search(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<SearchOutput> {
+        let input: SearchInput = parse_input("tool_search", input)?;
+        let chars = input.query.chars().count();
+        if chars == 0 || input.query.trim().is_empty() {
+            return Err(bad_input("`query` must not be empty", "query"));
+        }
+        if chars > MAX_QUERY_CHARS {
+            return Err(bad_input(
+                format!("`query` is {chars} characters; at most {MAX_QUERY_CHARS} are allowed"),
+                "query",
+            ));
+        }
+        let limit = bounded(input.limit, MAX_SEARCH_RESULTS, MAX_SEARCH_RESULTS, "limit")?;
+        let catalog = self.catalog();
+        let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
+        let accept = |doc: usize| -> bool {
+            let Some(tool) = catalog.tools.get(doc) else {
+                return false;
+            };
+            if input.source.is_some_and(|s| s != tool.source)
+                || input
+                    .provider
+                    .as_ref()
+                    .is_some_and(|p| *p != tool.provider.id)
+            {
+                return false;
+            }
+            let a = self.availability_of(session, tool);
+            a.state != AvailabilityState::Hidden && input.state.is_none_or(|s| s == a.state)
+        };
+        let hits = catalog.index.search(&input.query, limit, &accept);
+        let results: Vec<ToolSummary> = hits
+            .into_iter()
+            .filter_map(|h| {
+                let tool = catalog.tools.get(h.doc)?;
+                self.summary(sid, tool, h.why)
+            })
+            .collect();
+        let version = session.version().to_string();
+        let rec = ActivityRecord {
+            count: Some(results.len() as u64),
+            ..ActivityRecord::new(ActivityKind::Search, &version, "ok", "tool_search ran")
+        }
+        .session(sid);
+        self.record(rec, now_ms);
+        Ok(SearchOutput {
+            results,
+            registry_version: version,
+        })
+    }
+
+    /// `tool_list`: a bounded, stable, filtered page.
+    pub fn tool_list(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<ListOutput> {
+        let input: ListInput = parse_input("tool_list", input)?;
+        let limit = bounded(input.limit, LIST_DEFAULT, LIST_MAX, "limit")?;
+        let after = match &input.cursor {
+            None => None,
+            Some(c) => Some(
+                c.strip_prefix("cur_")
+                    .and_then(unhex)
+                    .and_then(|b| String::from_utf8(b).ok())
+                    .ok_or_else(|| {
+                        bad_input("`cursor` is not a cursor this tool returned", "cursor")
+                    })?,
+            ),
+        };
+        let catalog = self.catalog();
+        let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
+        let mut matching: Vec<&ToolDescriptor> = Vec::new();
+        let mut tools: Vec<&std::sync::Arc<ToolDescriptor>> = catalog.tools.iter().collect();
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        for tool in tools {
+            if input.source.is_some_and(|s| s != tool.source)
+                || input
+                    .provider
+                    .as_ref()
+                    .is_some_and(|p| *p != tool.provider.id)
+            {
+                continue;
+            }
+            let a = self.availability_of(session, tool);
+            // Hidden tools never reach the model; the Capability Center shows them.
+            if a.state == AvailabilityState::Hidden || input.state.is_some_and(|s| s != a.state) {
+                continue;
+            }
+            matching.push(tool);
+        }
+        let total = matching.len();
+        let start = match &after {
+            Some(name) => matching.partition_point(|t| t.name.as_str() <= name.as_str()),
+            None => 0,
+        };
+        let page: Vec<&ToolDescriptor> = matching.iter().skip(start).take(limit).copied().collect();
+        let next_cursor = if start + page.len() < total {
+            page.last()
+                .map(|t| format!("cur_{}", hex(t.name.as_bytes())))
+        } else {
+            None
+        };
+        let version = session.version().to_string();
+        let tools: Vec<ToolSummary> = page
+            .iter()
+            .filter_map(|t| self.summary(sid, t, Vec::new()))
+            .collect();
+        let rec = ActivityRecord {
+            count: Some(tools.len() as u64),
+            ..ActivityRecord::new(ActivityKind::List, &version, "ok", "tool_list ran")
+        }
+        .session(sid);
+        self.record(rec, now_ms);
+        Ok(ListOutput {
+            tools,
+            next_cursor,
+            total,
+            registry_version: version,
+        })
+    }
+}

@@ -1,0 +1,197 @@
+//! `run_tool_code` through the gate: the bounded-code interpreter's calls
+//! each become an ordinary gated call (path `code`).
+//!
+//! The outer `run_tool_code` call passes steps 1–5 like any tool; at step 7
+//! the interpreter starts instead of a host execute. Each `call(...)` it
+//! yields is started with [`Runtime::start_call_with`] (`from_code = true`),
+//! and the inner call's final outcome resumes the interpreter. The context
+//! travels inside the inner call's state, so every suspension the host sees
+//! is an ordinary gate step.
+
+use super::outcome::{CallOutcome, CallStatus, Stage};
+use super::steps::{CallState, GateStep};
+use crate::activity::{ActivityKind, ActivityRecord};
+use crate::code::{self, CodeResult, CodeRun, CodeStatus, CodeStep, PendingCall};
+use crate::runtime::Runtime;
+use serde_json::Value;
+
+/// A bounded-code run in progress: the outer call and the interpreter's pending call.
+#[derive(Debug)]
+pub struct CodeCtx {
+    outer: CallState,
+    pending: PendingCall,
+}
+
+impl Runtime {
+    /// Step 7 for `run_tool_code`: compile and start the interpreter.
+    pub(crate) fn start_code(&mut self, outer: CallState, now_ms: u64) -> GateStep {
+        let Some(session) = self.sessions.get_mut(&outer.session) else {
+            return GateStep::Done(outer.finish(
+                self,
+                CallStatus::Refused,
+                Stage::Execute,
+                "session.unknown",
+                "session closed",
+                now_ms,
+            ));
+        };
+        let limits = session.code_limits;
+        let run_id = session.next_id("run");
+        let source = outer.args.get("code").and_then(Value::as_str).unwrap_or("");
+        let step = match code::compile(source, &limits) {
+            Ok(program) => CodeRun::start(program, run_id, limits, now_ms),
+            Err(err) => CodeStep::Done(CodeResult::rejected(run_id, limits, &err)),
+        };
+        self.drive_code(outer, step, now_ms)
+    }
+
+    /// Advance the interpreter until it needs the host or finishes.
+    fn drive_code(&mut self, mut outer: CallState, mut step: CodeStep, now_ms: u64) -> GateStep {
+        loop {
+            match step {
+                CodeStep::Done(result) => return self.finish_code(outer, result, now_ms),
+                CodeStep::Call(pending) => {
+                    let handle = pending.handle().to_string();
+                    let args = pending.args().clone();
+                    let budget = pending.deadline_ms().saturating_sub(now_ms);
+                    let inner = self.start_call_with(&outer.session, &handle, args, true, now_ms);
+                    let ctx = Box::new(CodeCtx { outer, pending });
+                    match inner.attach_code(ctx, budget) {
+                        Ok(suspended) => return suspended,
+                        Err((ctx, outcome)) => {
+                            let CodeCtx { outer: o, pending } = *ctx;
+                            outer = o;
+                            step = pending.resume(to_code_outcome(&outcome), now_ms);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// An inner call finished: resume the interpreter with its outcome.
+    pub(crate) fn code_continue(
+        &mut self,
+        ctx: Box<CodeCtx>,
+        inner: &CallOutcome,
+        now_ms: u64,
+    ) -> GateStep {
+        let CodeCtx { outer, pending } = *ctx;
+        let step = pending.resume(to_code_outcome(inner), now_ms);
+        self.drive_code(outer, step, now_ms)
+    }
+
+    /// The host cancelled during an inner call: the run is cancelled.
+    pub(crate) fn code_cancel(&mut self, ctx: Box<CodeCtx>, now_ms: u64) -> CallOutcome {
+        let CodeCtx { outer, pending } = *ctx;
+        let result = pending.cancel(now_ms);
+        self.code_outcome(outer, result, now_ms)
+    }
+
+    fn finish_code(&mut self, outer: CallState, result: CodeResult, now_ms: u64) -> GateStep {
+        GateStep::Done(self.code_outcome(outer, result, now_ms))
+    }
+
+    /// Record the run's summary and finish the outer `run_tool_code` call
+    /// (which is never itself inside a run: nesting depth one).
+    fn code_outcome(
+        &mut self,
+        mut outer: CallState,
+        result: CodeResult,
+        now_ms: u64,
+    ) -> CallOutcome {
+        let summary = result.summary();
+        let rec = ActivityRecord {
+            count: Some(summary.calls_attempted as u64),
+            bytes: Some(summary.output_bytes),
+            duration_ms: Some(summary.duration_ms),
+            path: Some("code".into()),
+            ..ActivityRecord::new(
+                ActivityKind::CodeSummary,
+                &outer.version,
+                &format!("code.{}", summary.status.as_str()),
+                "bounded-code run finished",
+            )
+        }
+        .session(&outer.session);
+        let rec = match &outer.tool {
+            Some(t) => rec.tool(&t.descriptor),
+            None => rec,
+        };
+        self.record(rec, now_ms);
+        let status = result.status;
+        let json = serde_json::to_value(&result).unwrap_or(Value::Null);
+        outer.duration_ms = now_ms.saturating_sub(outer.exec_started_ms);
+        outer.output_bytes = json.to_string().len() as u64;
+        outer.output = Some(json);
+        let (call_status, code, msg) = match status {
+            CodeStatus::Completed => (
+                CallStatus::Ok,
+                "ok".to_string(),
+                "the program completed".to_string(),
+            ),
+            CodeStatus::Cancelled => (
+                CallStatus::Cancelled,
+                "call.cancelled".into(),
+                "the host cancelled the program".into(),
+            ),
+            other => (
+                CallStatus::Failed,
+                format!("code.{}", other.as_str()),
+                format!("the program ended: {}", other.as_str()),
+            ),
+        };
+        outer.keep_output = true;
+        let stage = if call_status == CallStatus::Ok {
+            Stage::Done
+        } else {
+            Stage::Execute
+        };
+        outer.finish(self, call_status, stage, &code, &msg, now_ms)
+    }
+}
+
+/// Map a gate outcome to what the interpreter needs.
+fn to_code_outcome(o: &CallOutcome) -> code::CallOutcome {
+    let tool = o.tool.clone().unwrap_or_default();
+    match o.status {
+        CallStatus::Ok => code::CallOutcome::Ok {
+            tool,
+            output: o.output.clone().unwrap_or(Value::Null),
+            duration_ms: o.duration_ms,
+        },
+        CallStatus::Refused if o.code == "policy.denied" => code::CallOutcome::Denied {
+            tool,
+            code: o.code.clone(),
+            message: o.message.clone(),
+        },
+        CallStatus::Refused => code::CallOutcome::Refused {
+            tool: o.tool.clone(),
+            code: o.code.clone(),
+            message: o.message.clone(),
+        },
+        CallStatus::Vetoed | CallStatus::ApprovalDenied => code::CallOutcome::Denied {
+            tool,
+            code: o.code.clone(),
+            message: o.message.clone(),
+        },
+        CallStatus::TimedOut => code::CallOutcome::TimedOut {
+            tool,
+            duration_ms: o.duration_ms,
+        },
+        CallStatus::Cancelled => code::CallOutcome::Cancelled {
+            tool,
+            duration_ms: o.duration_ms,
+        },
+        CallStatus::OutputTooLarge => code::CallOutcome::OutputTooLarge {
+            tool,
+            bytes: o.output_bytes,
+        },
+        CallStatus::Failed | CallStatus::Blocked => code::CallOutcome::Failed {
+            tool,
+            code: o.code.clone(),
+            message: o.message.clone(),
+            duration_ms: o.duration_ms,
+        },
+    }
+}

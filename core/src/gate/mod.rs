@@ -1,0 +1,209 @@
+//! The one execution gate: every call path — direct name, alias, handle,
+//! legacy `run_tool_script`, bounded-code inner call — passes the same steps,
+//! in order, as a sans-IO state machine:
+//!
+//! 1. resolve through the *current* registry (unknown, forged, stale → refused
+//!    before any host callback runs); 2. governance (policy now); 3. schema
+//!    loaded (dynamic sessions); 4. argument validation; 5. hook `before`;
+//! 6. approval when required; 7. execute with a timeout (re-resolved right
+//!    before); 8. hook `after`, output cap and screening; 9. event recording.
+//!
+//! [`Runtime::start_call`] returns a [`GateStep`]; each suspension is its own
+//! struct with a consuming `resume(self, runtime, answer, now_ms)`.
+
+mod code;
+mod outcome;
+mod steps;
+
+pub use outcome::{reason_for, ArgError, CallOutcome, CallPath, CallStatus, Stage};
+pub use steps::{
+    ApprovalAnswer, ApprovalRequest, ExecAnswer, ExecuteRequest, GateStep, HookAnswer, HookPhase,
+    HookRequest, ScreenAnswer, ScreenRequest,
+};
+
+use crate::availability::AvailabilityState;
+use crate::builtin::is_discovery_tool;
+use crate::descriptor::ToolRole;
+use crate::error::Error;
+use crate::inspect::Resolved;
+use crate::runtime::Runtime;
+use crate::session::{DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS};
+use serde_json::Value;
+use steps::CallState;
+
+impl Runtime {
+    /// Start a call from the model (`target`: canonical name, alias or handle).
+    pub fn start_call(&mut self, sid: &str, target: &str, args: Value, now_ms: u64) -> GateStep {
+        self.start_call_with(sid, target, args, false, now_ms)
+    }
+
+    /// Start a call; `from_code` marks an inner call of bounded code mode.
+    pub(crate) fn start_call_with(
+        &mut self,
+        sid: &str,
+        target: &str,
+        args: Value,
+        from_code: bool,
+        now_ms: u64,
+    ) -> GateStep {
+        let call_id = match self.sessions.get_mut(sid) {
+            Some(s) => s.next_id("call"),
+            None => {
+                let e = crate::runtime::unknown_session(sid);
+                return GateStep::Done(steps::bare_refusal(sid, &e, now_ms));
+            }
+        };
+        let mut st = CallState::new(sid, call_id, args, from_code, now_ms);
+        // 1. Resolve.
+        let resolved = match self.sessions.get(sid) {
+            Some(session) => self.resolve_for(session, target),
+            None => Err(crate::runtime::unknown_session(sid)),
+        };
+        let (entry, how) = match resolved {
+            Ok(r) => r,
+            Err(e) => return st.refuse_error(self, Stage::Resolve, &e, now_ms),
+        };
+        let tool = entry.descriptor.clone();
+        st.path = if from_code {
+            CallPath::Code
+        } else if tool.role == ToolRole::LegacyScript {
+            CallPath::LegacyScript
+        } else {
+            match how {
+                Resolved::Name => CallPath::Direct,
+                Resolved::Alias => CallPath::Alias,
+                Resolved::Handle => CallPath::Handle,
+            }
+        };
+        st.tool = Some(entry.clone());
+        let Some(session) = self.sessions.get(sid) else {
+            return st.refuse(
+                self,
+                Stage::Resolve,
+                "tool.unknown",
+                "session closed",
+                now_ms,
+            );
+        };
+        st.version = session.version().to_string();
+        // 2. Governance.
+        if from_code && (tool.is_bridge() || is_discovery_tool(&tool.name)) {
+            return st.refuse(
+                self,
+                Stage::Governance,
+                "code.nesting",
+                "bounded code may not call code mode, discovery tools, delegation or script bridges (nesting depth one)",
+                now_ms,
+            );
+        }
+        let avail = self.availability_of(session, &tool);
+        match avail.state {
+            AvailabilityState::Denied => {
+                st.scope = avail.scope.map(|s| format!("{s:?}").to_lowercase());
+                st.rule = avail.rule.clone();
+                st.next_action = Some(avail.next_action.clone());
+                return st.refuse(
+                    self,
+                    Stage::Governance,
+                    "policy.denied",
+                    &avail.reason,
+                    now_ms,
+                );
+            }
+            AvailabilityState::CatalogOnly => {
+                st.next_action = Some(avail.next_action.clone());
+                return st.refuse(
+                    self,
+                    Stage::Governance,
+                    "tool.catalog_only",
+                    &avail.reason,
+                    now_ms,
+                );
+            }
+            AvailabilityState::Unavailable => {
+                st.next_action = Some(avail.next_action.clone());
+                return st.refuse(
+                    self,
+                    Stage::Governance,
+                    "provider.unavailable",
+                    &avail.reason,
+                    now_ms,
+                );
+            }
+            AvailabilityState::Hidden => {
+                return st.refuse(
+                    self,
+                    Stage::Resolve,
+                    "tool.unknown",
+                    "no tool by that name",
+                    now_ms,
+                );
+            }
+            _ => {}
+        }
+        // 3. Schema loaded (dynamic sessions).
+        if session.is_dynamic() && !session.is_loaded(&tool.name, &tool.schema_hash) {
+            st.next_action = Some(format!("call tool_inspect with name `{}` first", tool.name));
+            return st.refuse(
+                self,
+                Stage::Schema,
+                "schema.not_loaded",
+                "the tool's schema is not loaded in this session; inspect it first",
+                now_ms,
+            );
+        }
+        // 4. Validation.
+        let errors: Vec<ArgError> = entry
+            .validator
+            .iter_errors(&st.args)
+            .map(|e| ArgError {
+                pointer: e.instance_path().to_string(),
+                message: e.to_string(),
+            })
+            .collect();
+        if !errors.is_empty() {
+            st.errors = errors;
+            st.next_action = Some("fix the arguments to match the tool's input schema".into());
+            return st.refuse(
+                self,
+                Stage::Validation,
+                "args.invalid",
+                "the arguments do not match the tool's input schema",
+                now_ms,
+            );
+        }
+        st.timeout_ms = tool
+            .timeout_ms
+            .or(session.options.default_timeout_ms)
+            .unwrap_or(DEFAULT_TIMEOUT_MS);
+        st.max_output_bytes = session
+            .options
+            .max_output_bytes
+            .unwrap_or(DEFAULT_MAX_OUTPUT_BYTES);
+        // 5. Hook `before`.
+        GateStep::HookBefore(HookRequest::new(st, HookPhase::Before))
+    }
+
+    /// Re-resolve right before execution: the session and the tool must be
+    /// exactly as they were when the call started.
+    pub(crate) fn recheck(&self, st: &CallState) -> Result<(), Error> {
+        let stale = || {
+            Error::new(
+                crate::error::ErrorCode::HandleStale,
+                "the registry changed while the call was pending",
+            )
+            .with_next_action("inspect the tool again and retry")
+        };
+        let session = self
+            .sessions
+            .get(&st.session)
+            .ok_or_else(|| crate::runtime::unknown_session(&st.session))?;
+        let tool = st.tool.as_ref().ok_or_else(stale)?;
+        let current = self.lookup(&tool.descriptor.name).ok_or_else(stale)?;
+        if session.version() != st.version || current.descriptor.version != tool.descriptor.version
+        {
+            return Err(stale());
+        }
+        Ok(())
+    }
+}

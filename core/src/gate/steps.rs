@@ -1,0 +1,627 @@
+//! The gate's suspensions: one struct per reason, each resumed once.
+
+use super::code::CodeCtx;
+use super::outcome::{reason_for, ArgError, CallOutcome, CallPath, CallStatus, Stage};
+use crate::activity::{ActivityKind, ActivityRecord};
+use crate::descriptor::ToolRole;
+use crate::error::Error;
+use crate::registry::Entry;
+use crate::runtime::Runtime;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What the gate needs next.
+#[derive(Debug)]
+pub enum GateStep {
+    /// Run the lifecycle hook `before`.
+    HookBefore(HookRequest),
+    /// Ask the host to approve.
+    Approval(ApprovalRequest),
+    /// Execute the tool (with the timeout and an AbortSignal).
+    Execute(ExecuteRequest),
+    /// Run the lifecycle hook `after`.
+    HookAfter(HookRequest),
+    /// Screen the output.
+    Screen(ScreenRequest),
+    /// Finished (and recorded).
+    Done(CallOutcome),
+}
+
+impl GateStep {
+    /// Make this (inner) call part of a bounded-code run; a finished call is
+    /// handed back with its outcome.
+    pub(crate) fn attach_code(
+        self,
+        ctx: Box<CodeCtx>,
+        budget_ms: u64,
+    ) -> std::result::Result<GateStep, (Box<CodeCtx>, CallOutcome)> {
+        let mut step = self;
+        let st = match &mut step {
+            GateStep::Done(_) => None,
+            GateStep::HookBefore(r) | GateStep::HookAfter(r) => Some(&mut r.st),
+            GateStep::Approval(r) => Some(&mut r.st),
+            GateStep::Execute(r) => Some(&mut r.st),
+            GateStep::Screen(r) => Some(&mut r.st),
+        };
+        match st {
+            Some(st) => {
+                st.timeout_ms = st.timeout_ms.min(budget_ms);
+                st.code = Some(ctx);
+                Ok(step)
+            }
+            None => match step {
+                GateStep::Done(o) => Err((ctx, o)),
+                other => Ok(other),
+            },
+        }
+    }
+}
+
+/// The state carried through a call.
+#[derive(Debug)]
+pub struct CallState {
+    pub(crate) session: String,
+    pub(crate) call_id: String,
+    pub(crate) args: Value,
+    pub(crate) from_code: bool,
+    pub(crate) started_ms: u64,
+    pub(crate) exec_started_ms: u64,
+    pub(crate) path: CallPath,
+    pub(crate) tool: Option<Entry>,
+    pub(crate) version: String,
+    pub(crate) timeout_ms: u64,
+    pub(crate) max_output_bytes: u64,
+    pub(crate) errors: Vec<ArgError>,
+    pub(crate) next_action: Option<String>,
+    pub(crate) scope: Option<String>,
+    pub(crate) rule: Option<String>,
+    pub(crate) executed: bool,
+    pub(crate) output: Option<Value>,
+    pub(crate) output_bytes: u64,
+    pub(crate) duration_ms: u64,
+    pub(crate) keep_output: bool,
+    pub(crate) code: Option<Box<CodeCtx>>,
+}
+
+impl CallState {
+    pub(crate) fn new(
+        session: &str,
+        call_id: String,
+        args: Value,
+        from_code: bool,
+        now_ms: u64,
+    ) -> Self {
+        CallState {
+            session: session.to_string(),
+            call_id,
+            args,
+            from_code,
+            started_ms: now_ms,
+            exec_started_ms: now_ms,
+            path: if from_code {
+                CallPath::Code
+            } else {
+                CallPath::Direct
+            },
+            tool: None,
+            version: String::new(),
+            timeout_ms: 0,
+            max_output_bytes: 0,
+            errors: Vec::new(),
+            next_action: None,
+            scope: None,
+            rule: None,
+            executed: false,
+            output: None,
+            output_bytes: 0,
+            duration_ms: 0,
+            keep_output: false,
+            code: None,
+        }
+    }
+
+    /// Per-session call id.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+    /// Session id.
+    pub fn session(&self) -> &str {
+        &self.session
+    }
+    /// The arguments (for the host's execute and approval prompt only).
+    pub fn args(&self) -> &Value {
+        &self.args
+    }
+    /// How the call arrived.
+    pub fn path(&self) -> CallPath {
+        self.path
+    }
+    /// Timeout in ms for execution.
+    pub fn timeout_ms(&self) -> u64 {
+        self.timeout_ms
+    }
+    /// The resolved tool's descriptor.
+    pub fn descriptor(&self) -> Option<&crate::descriptor::ToolDescriptor> {
+        self.tool.as_ref().map(|e| e.descriptor.as_ref())
+    }
+    /// True for an inner call of a bounded-code run.
+    pub fn is_code_call(&self) -> bool {
+        self.from_code
+    }
+
+    /// Canonical tool name, once resolved.
+    pub fn tool_name(&self) -> Option<&str> {
+        self.tool.as_ref().map(|e| e.descriptor.name.as_str())
+    }
+
+    pub(crate) fn refuse_error(
+        self,
+        rt: &mut Runtime,
+        stage: Stage,
+        e: &Error,
+        now_ms: u64,
+    ) -> GateStep {
+        let mut st = self;
+        st.next_action = e.next_action.clone();
+        st.refuse(rt, stage, e.code.as_str(), &e.message, now_ms)
+    }
+
+    pub(crate) fn refuse(
+        self,
+        rt: &mut Runtime,
+        stage: Stage,
+        code: &str,
+        message: &str,
+        now_ms: u64,
+    ) -> GateStep {
+        self.done(rt, CallStatus::Refused, stage, code, message, now_ms)
+    }
+
+    /// Finish and hand the outcome on: to the bounded-code run this call
+    /// belongs to, or to the host.
+    pub(crate) fn done(
+        mut self,
+        rt: &mut Runtime,
+        status: CallStatus,
+        stage: Stage,
+        code: &str,
+        message: &str,
+        now_ms: u64,
+    ) -> GateStep {
+        let ctx = self.code.take();
+        let outcome = self.finish(rt, status, stage, code, message, now_ms);
+        match ctx {
+            Some(ctx) => rt.code_continue(ctx, &outcome, now_ms),
+            None => GateStep::Done(outcome),
+        }
+    }
+
+    /// Build the outcome and record it (stage 9).
+    pub(crate) fn finish(
+        self,
+        rt: &mut Runtime,
+        status: CallStatus,
+        stage: Stage,
+        code: &str,
+        message: &str,
+        now_ms: u64,
+    ) -> CallOutcome {
+        let pre_execution = !self.executed;
+        let kind = if pre_execution && status != CallStatus::Cancelled {
+            ActivityKind::Denial
+        } else {
+            ActivityKind::Invocation
+        };
+        let version = if self.version.is_empty() {
+            rt.sessions
+                .get(&self.session)
+                .map(|s| s.version().to_string())
+                .unwrap_or_default()
+        } else {
+            self.version.clone()
+        };
+        let mut rec = ActivityRecord {
+            path: Some(self.path.as_str().into()),
+            duration_ms: Some(self.duration_ms),
+            bytes: Some(self.output_bytes),
+            scope: self.scope.clone(),
+            rule: self.rule.clone(),
+            ..ActivityRecord::new(kind, &version, code, reason_for(code))
+        }
+        .session(&self.session);
+        if let Some(t) = &self.tool {
+            rec = rec.tool(&t.descriptor);
+        }
+        rt.record(rec, now_ms);
+        CallOutcome {
+            call_id: self.call_id,
+            status,
+            code: code.to_string(),
+            message: message.to_string(),
+            stage,
+            tool: self.tool.as_ref().map(|t| t.descriptor.name.clone()),
+            path: self.path,
+            output: if status == CallStatus::Ok || self.keep_output {
+                self.output
+            } else {
+                None
+            },
+            duration_ms: self.duration_ms,
+            output_bytes: self.output_bytes,
+            errors: self.errors,
+            next_action: self.next_action,
+            scope: self.scope,
+            rule: self.rule,
+            executed: self.executed,
+        }
+    }
+
+    /// Cancel at any suspension.
+    pub(crate) fn cancel(mut self, rt: &mut Runtime, stage: Stage, now_ms: u64) -> CallOutcome {
+        if self.executed {
+            self.duration_ms = now_ms.saturating_sub(self.exec_started_ms);
+        }
+        let ctx = self.code.take();
+        let outcome = self.finish(
+            rt,
+            CallStatus::Cancelled,
+            stage,
+            "call.cancelled",
+            "the host cancelled the call",
+            now_ms,
+        );
+        match ctx {
+            Some(ctx) => rt.code_cancel(ctx, now_ms),
+            None => outcome,
+        }
+    }
+
+    /// Go on to execution: approval if needed, else re-resolve and execute.
+    fn after_before_hook(self, rt: &mut Runtime, now_ms: u64) -> GateStep {
+        let asks = self
+            .tool
+            .as_ref()
+            .is_some_and(|t| t.descriptor.asks_first());
+        if asks {
+            GateStep::Approval(ApprovalRequest { st: self })
+        } else {
+            self.execute(rt, now_ms)
+        }
+    }
+
+    fn execute(mut self, rt: &mut Runtime, now_ms: u64) -> GateStep {
+        if let Err(e) = rt.recheck(&self) {
+            return self.refuse_error(rt, Stage::Execute, &e, now_ms);
+        }
+        self.executed = true;
+        self.exec_started_ms = now_ms;
+        if self
+            .descriptor()
+            .is_some_and(|d| d.role == ToolRole::CodeMode)
+        {
+            return rt.start_code(self, now_ms);
+        }
+        GateStep::Execute(ExecuteRequest { st: self })
+    }
+}
+
+/// A refusal outcome for a call that has no session.
+pub(crate) fn bare_refusal(sid: &str, e: &Error, _now_ms: u64) -> CallOutcome {
+    CallOutcome {
+        call_id: String::new(),
+        status: CallStatus::Refused,
+        code: e.code.as_str().to_string(),
+        message: format!("no session `{sid}`"),
+        stage: Stage::Resolve,
+        tool: None,
+        path: CallPath::Direct,
+        output: None,
+        duration_ms: 0,
+        output_bytes: 0,
+        errors: Vec::new(),
+        next_action: None,
+        scope: None,
+        rule: None,
+        executed: false,
+    }
+}
+
+/// Which lifecycle hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HookPhase {
+    /// Before approval and execution.
+    Before,
+    /// After execution, before screening.
+    After,
+}
+
+/// The host's answer to a hook.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "snake_case")]
+pub enum HookAnswer {
+    /// Go on.
+    Continue,
+    /// Stop the call (the reason goes to the model, never into records).
+    Veto {
+        /// Why.
+        #[serde(default)]
+        reason: String,
+    },
+}
+
+/// A lifecycle hook request.
+#[derive(Debug)]
+pub struct HookRequest {
+    st: CallState,
+    /// Which hook.
+    pub phase: HookPhase,
+}
+
+impl HookRequest {
+    pub(crate) fn new(st: CallState, phase: HookPhase) -> Self {
+        HookRequest { st, phase }
+    }
+    /// The call.
+    pub fn call(&self) -> &CallState {
+        &self.st
+    }
+    /// Resume with the host's answer.
+    pub fn resume(self, rt: &mut Runtime, answer: HookAnswer, now_ms: u64) -> GateStep {
+        let stage = match self.phase {
+            HookPhase::Before => Stage::HookBefore,
+            HookPhase::After => Stage::HookAfter,
+        };
+        match (answer, self.phase) {
+            (HookAnswer::Veto { reason }, _) => {
+                let msg = if reason.is_empty() {
+                    "a lifecycle hook vetoed the call".to_string()
+                } else {
+                    reason
+                };
+                self.st
+                    .done(rt, CallStatus::Vetoed, stage, "hook.vetoed", &msg, now_ms)
+            }
+            (HookAnswer::Continue, HookPhase::Before) => self.st.after_before_hook(rt, now_ms),
+            (HookAnswer::Continue, HookPhase::After) => screen_or_finish(self.st, rt, now_ms),
+        }
+    }
+    /// Cancel.
+    pub fn cancel(self, rt: &mut Runtime, now_ms: u64) -> CallOutcome {
+        let stage = if self.phase == HookPhase::Before {
+            Stage::HookBefore
+        } else {
+            Stage::HookAfter
+        };
+        self.st.cancel(rt, stage, now_ms)
+    }
+}
+
+/// The host's answer to an approval request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "snake_case")]
+pub enum ApprovalAnswer {
+    /// Approved for this call.
+    Approve,
+    /// Denied; final for this call.
+    Deny {
+        /// Why (to the model only).
+        #[serde(default)]
+        reason: String,
+    },
+}
+
+/// An approval request.
+#[derive(Debug)]
+pub struct ApprovalRequest {
+    st: CallState,
+}
+
+impl ApprovalRequest {
+    /// The call (tool, path, arguments — for the host's prompt only).
+    pub fn call(&self) -> &CallState {
+        &self.st
+    }
+    /// Resume with the host's decision.
+    pub fn resume(self, rt: &mut Runtime, answer: ApprovalAnswer, now_ms: u64) -> GateStep {
+        match answer {
+            ApprovalAnswer::Approve => self.st.execute(rt, now_ms),
+            ApprovalAnswer::Deny { reason } => {
+                let msg = if reason.is_empty() {
+                    "the host denied approval for this call".to_string()
+                } else {
+                    reason
+                };
+                self.st.done(
+                    rt,
+                    CallStatus::ApprovalDenied,
+                    Stage::Approval,
+                    "approval.denied",
+                    &msg,
+                    now_ms,
+                )
+            }
+        }
+    }
+    /// Cancel.
+    pub fn cancel(self, rt: &mut Runtime, now_ms: u64) -> CallOutcome {
+        self.st.cancel(rt, Stage::Approval, now_ms)
+    }
+}
+
+/// The host's answer to an execute request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ExecAnswer {
+    /// The tool returned output.
+    Ok {
+        /// Output JSON.
+        output: Value,
+    },
+    /// The tool failed (message to the model only).
+    Error {
+        /// Message.
+        #[serde(default)]
+        message: String,
+    },
+    /// The host's timer fired and the AbortSignal was raised.
+    TimedOut,
+}
+
+/// An execute request.
+#[derive(Debug)]
+pub struct ExecuteRequest {
+    pub(crate) st: CallState,
+}
+
+impl ExecuteRequest {
+    /// The call.
+    pub fn call(&self) -> &CallState {
+        &self.st
+    }
+    /// Resume with what the tool did.
+    pub fn resume(self, rt: &mut Runtime, answer: ExecAnswer, now_ms: u64) -> GateStep {
+        let mut st = self.st;
+        st.duration_ms = now_ms.saturating_sub(st.exec_started_ms);
+        let timed_out = st.duration_ms > st.timeout_ms;
+        match answer {
+            _ if timed_out => st.done(
+                rt,
+                CallStatus::TimedOut,
+                Stage::Execute,
+                "call.timed_out",
+                "the call passed its timeout and was aborted",
+                now_ms,
+            ),
+            ExecAnswer::TimedOut => st.done(
+                rt,
+                CallStatus::TimedOut,
+                Stage::Execute,
+                "call.timed_out",
+                "the call passed its timeout and was aborted",
+                now_ms,
+            ),
+            ExecAnswer::Error { message } => {
+                let msg = if message.is_empty() {
+                    "the tool reported an error".to_string()
+                } else {
+                    message
+                };
+                st.done(
+                    rt,
+                    CallStatus::Failed,
+                    Stage::Execute,
+                    "tool.failed",
+                    &msg,
+                    now_ms,
+                )
+            }
+            ExecAnswer::Ok { output } => {
+                st.output_bytes = output.to_string().len() as u64;
+                st.output = Some(output);
+                GateStep::HookAfter(HookRequest::new(st, HookPhase::After))
+            }
+        }
+    }
+    /// Cancel (the host aborts the tool).
+    pub fn cancel(self, rt: &mut Runtime, now_ms: u64) -> CallOutcome {
+        self.st.cancel(rt, Stage::Execute, now_ms)
+    }
+}
+
+fn screen_or_finish(mut st: CallState, rt: &mut Runtime, now_ms: u64) -> GateStep {
+    if st.output_bytes > st.max_output_bytes {
+        let msg = format!(
+            "the output is {} bytes; the cap is {}",
+            st.output_bytes, st.max_output_bytes
+        );
+        st.output = None;
+        return st.done(
+            rt,
+            CallStatus::OutputTooLarge,
+            Stage::Screen,
+            "output.too_large",
+            &msg,
+            now_ms,
+        );
+    }
+    GateStep::Screen(ScreenRequest { st })
+}
+
+/// The host's answer to screening.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "snake_case")]
+pub enum ScreenAnswer {
+    /// Pass the output through.
+    Pass,
+    /// Replace the output (e.g. redacted).
+    Replace {
+        /// The new output.
+        output: Value,
+    },
+    /// Withhold the output.
+    Block {
+        /// Why (to the model only).
+        #[serde(default)]
+        reason: String,
+    },
+}
+
+/// An output screening request.
+#[derive(Debug)]
+pub struct ScreenRequest {
+    st: CallState,
+}
+
+impl ScreenRequest {
+    /// The call.
+    pub fn call(&self) -> &CallState {
+        &self.st
+    }
+    /// The output to screen.
+    pub fn output(&self) -> Option<&Value> {
+        self.st.output.as_ref()
+    }
+    /// Resume with the screening decision.
+    pub fn resume(self, rt: &mut Runtime, answer: ScreenAnswer, now_ms: u64) -> GateStep {
+        let mut st = self.st;
+        match answer {
+            ScreenAnswer::Pass => {}
+            ScreenAnswer::Replace { output } => {
+                st.output_bytes = output.to_string().len() as u64;
+                st.output = Some(output);
+                if st.output_bytes > st.max_output_bytes {
+                    return screen_or_finish(st, rt, now_ms);
+                }
+            }
+            ScreenAnswer::Block { reason } => {
+                st.output = None;
+                let msg = if reason.is_empty() {
+                    "output screening withheld the output".to_string()
+                } else {
+                    reason
+                };
+                return st.done(
+                    rt,
+                    CallStatus::Blocked,
+                    Stage::Screen,
+                    "output.blocked",
+                    &msg,
+                    now_ms,
+                );
+            }
+        }
+        st.done(
+            rt,
+            CallStatus::Ok,
+            Stage::Done,
+            "ok",
+            "the call completed",
+            now_ms,
+        )
+    }
+    /// Cancel.
+    pub fn cancel(self, rt: &mut Runtime, now_ms: u64) -> CallOutcome {
+        self.st.cancel(rt, Stage::Screen, now_ms)
+    }
+}

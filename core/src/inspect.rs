@@ -1,0 +1,281 @@
+//! `tool_inspect`, the model-visible tool list, footprints and the
+//! Capability Center table.
+
+use crate::activity::{ActivityKind, ActivityRecord};
+use crate::availability::AvailabilityState;
+use crate::builtin::{discovery_tools, ModelTool};
+use crate::descriptor::{ToolDescriptor, ToolRole};
+use crate::discovery::{CapabilityRow, Footprint, InspectOutput};
+use crate::error::{Error, ErrorCode, Result};
+use crate::handle::Binding;
+use crate::registry::Entry;
+use crate::runtime::{unknown_session, Runtime};
+use crate::session::{LoadedSchema, Session};
+use crate::validate::HANDLE_PREFIX;
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InspectInput {
+    name: String,
+}
+
+/// How a target string resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolved {
+    /// By canonical name.
+    Name,
+    /// By alias.
+    Alias,
+    /// By opaque handle.
+    Handle,
+}
+
+impl Runtime {
+    /// Resolve a name, alias or handle for a session against the current registry.
+    ///
+    /// Handles are checked (forged / stale) and must still match the tool's
+    /// schema hash and the session's effective version. Hidden tools resolve as
+    /// unknown so their existence does not leak.
+    pub fn resolve_for(&self, session: &Session, target: &str) -> Result<(Entry, Resolved)> {
+        let (entry, how) = if target.starts_with(HANDLE_PREFIX) {
+            let binding = session.handles.check(target)?;
+            let entry = self
+                .lookup(&binding.tool)
+                .ok_or_else(|| stale("the tool was removed"))?;
+            if binding.schema_hash != entry.descriptor.schema_hash
+                || binding.registry_version != session.version()
+            {
+                return Err(stale("the tool changed since this handle was issued"));
+            }
+            (entry.clone(), Resolved::Handle)
+        } else {
+            let entry = self
+                .lookup(target)
+                .ok_or_else(|| self.unknown(session, target))?;
+            let how = if entry.descriptor.name == target {
+                Resolved::Name
+            } else {
+                Resolved::Alias
+            };
+            (entry.clone(), how)
+        };
+        if !self.is_discoverable(session, &entry.descriptor) {
+            return Err(self.unknown(session, target));
+        }
+        Ok((entry, how))
+    }
+
+    fn unknown(&self, session: &Session, target: &str) -> Error {
+        let suggestions: Vec<String> = self
+            .registry
+            .suggest(target, 8)
+            .into_iter()
+            .filter(|n| {
+                self.lookup(n)
+                    .is_some_and(|e| self.is_discoverable(session, &e.descriptor))
+            })
+            .take(3)
+            .collect();
+        Error::new(ErrorCode::ToolUnknown, "no tool by that name")
+            .with_suggestions(suggestions)
+            .with_next_action("call tool_search to find the right tool")
+    }
+
+    /// `tool_inspect`: one exact name, alias or handle.
+    pub fn tool_inspect(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<InspectOutput> {
+        let input: InspectInput = serde_json::from_value(input.clone()).map_err(|e| {
+            Error::new(
+                ErrorCode::InputInvalid,
+                format!("invalid tool_inspect input: {e}"),
+            )
+            .with_tool("tool_inspect")
+        })?;
+        let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
+        let (entry, _) = self.resolve_for(session, &input.name)?;
+        let tool = entry.descriptor.clone();
+        let avail = self.availability_of(session, &tool);
+        let version = session.version().to_string();
+        let loadable = matches!(
+            avail.state,
+            AvailabilityState::Available
+                | AvailabilityState::ApprovalRequired
+                | AvailabilityState::Loaded
+        );
+        let mut out = InspectOutput {
+            name: tool.name.clone(),
+            title: tool.title.clone(),
+            description: tool.description.clone(),
+            source: tool.source,
+            provider: tool.provider.id.clone(),
+            trust: tool.trust,
+            permissions: tool.permissions.clone(),
+            annotations: tool.annotations.clone(),
+            aliases: tool.aliases.clone(),
+            availability: avail.clone(),
+            asks_first: tool.asks_first(),
+            loaded: false,
+            schema: None,
+            output_schema: None,
+            schema_hash: None,
+            version: tool.version.clone(),
+            handle: None,
+            usage: tool.usage.clone(),
+        };
+        if !loadable {
+            let (kind, outcome) = match avail.state {
+                AvailabilityState::CatalogOnly => (ActivityKind::SchemaLoad, "catalog_only"),
+                _ => (ActivityKind::Denial, avail.code.as_str()),
+            };
+            let rec = ActivityRecord {
+                scope: avail.scope.map(|s| format!("{s:?}").to_lowercase()),
+                rule: avail.rule.clone(),
+                path: Some("inspect".into()),
+                ..ActivityRecord::new(kind, &version, outcome, "tool_inspect loaded nothing")
+            }
+            .session(sid)
+            .tool(&tool);
+            self.record(rec, now_ms);
+            return Ok(out);
+        }
+        let session = self
+            .sessions
+            .get_mut(sid)
+            .ok_or_else(|| unknown_session(sid))?;
+        session.loaded.insert(
+            tool.name.clone(),
+            LoadedSchema {
+                schema_hash: tool.schema_hash.clone(),
+                tool_version: tool.version.clone(),
+            },
+        );
+        let handle = session.handles.issue(Binding {
+            tool: tool.name.clone(),
+            registry_version: version.clone(),
+            schema_hash: tool.schema_hash.clone(),
+        });
+        let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
+        out.availability = self.availability_of(session, &tool);
+        out.loaded = true;
+        out.schema = Some(tool.input_schema.clone());
+        out.output_schema = tool.output_schema.clone();
+        out.schema_hash = Some(tool.schema_hash.clone());
+        out.handle = Some(handle);
+        let rec = ActivityRecord {
+            bytes: Some(tool.input_schema.to_string().len() as u64),
+            path: Some("inspect".into()),
+            ..ActivityRecord::new(ActivityKind::SchemaLoad, &version, "ok", "schema loaded")
+        }
+        .session(sid)
+        .tool(&tool);
+        self.record(rec, now_ms);
+        Ok(out)
+    }
+
+    /// The model-visible tools of a session, in the order a model sees them.
+    pub fn model_tools(&self, sid: &str) -> Result<Vec<ModelTool>> {
+        let session = self.session(sid)?;
+        let as_model = |t: &ToolDescriptor| ModelTool {
+            name: t.name.clone(),
+            description: t.description.clone(),
+            input_schema: t.input_schema.clone(),
+        };
+        let mut out = if session.is_dynamic() {
+            discovery_tools()
+        } else {
+            Vec::new()
+        };
+        let code = self.code_tool.descriptor.clone();
+        let registry_tools = self.registry.entries().map(|e| &e.descriptor);
+        for tool in registry_tools.chain(std::iter::once(&code)) {
+            if self.availability_of(session, tool).state == AvailabilityState::Loaded {
+                out.push(as_model(tool));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Bytes of the static list a session would have with discovery off.
+    pub fn static_footprint(&self, sid: &str) -> Result<u64> {
+        let session = self.session(sid)?;
+        let mut static_view = session.clone();
+        static_view.options.dynamic_discovery = false;
+        let code = self.code_tool.descriptor.clone();
+        let mut bytes = 0;
+        for tool in self
+            .registry
+            .entries()
+            .map(|e| &e.descriptor)
+            .chain(std::iter::once(&code))
+        {
+            if self.availability_of(&static_view, tool).state == AvailabilityState::Loaded {
+                bytes += ModelTool {
+                    name: tool.name.clone(),
+                    description: tool.description.clone(),
+                    input_schema: tool.input_schema.clone(),
+                }
+                .footprint();
+            }
+        }
+        Ok(bytes)
+    }
+
+    /// The session's schema-byte footprint.
+    pub fn footprint(&self, sid: &str) -> Result<Footprint> {
+        let session = self.session(sid)?;
+        let now = self
+            .model_tools(sid)?
+            .iter()
+            .map(ModelTool::footprint)
+            .sum();
+        Ok(Footprint {
+            now,
+            at_creation: session.initial_footprint,
+            static_equivalent: self.static_footprint(sid)?,
+        })
+    }
+
+    /// The Capability Center table: one row per catalog tool, hidden ones included.
+    pub fn capability_table(&mut self, sid: &str) -> Result<Vec<CapabilityRow>> {
+        let catalog = self.catalog();
+        let session = self.session(sid)?;
+        let mut rows: Vec<CapabilityRow> = catalog
+            .tools
+            .iter()
+            .map(|t| {
+                let p = &t.provider;
+                let mut provenance = p.id.clone();
+                if let Some(v) = &p.version {
+                    provenance.push_str(&format!("@{v}"));
+                }
+                if let Some(o) = &p.origin {
+                    provenance.push_str(&format!(" ({o})"));
+                }
+                CapabilityRow {
+                    name: t.name.clone(),
+                    title: t.title.clone(),
+                    source: t.source,
+                    provider: p.id.clone(),
+                    provider_name: p.display_name.clone(),
+                    availability: self.availability_of(session, t),
+                    permissions: t.permissions.clone(),
+                    trust: t.trust,
+                    provenance,
+                    asks_first: t.asks_first(),
+                    ambient_process_access: t.role == ToolRole::LegacyScript,
+                }
+            })
+            .collect();
+        rows.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(rows)
+    }
+}
+
+fn stale(why: &str) -> Error {
+    Error::new(
+        ErrorCode::HandleStale,
+        format!("this handle is stale: {why}"),
+    )
+    .with_next_action("call tool_inspect again to get a current handle")
+}

@@ -1,0 +1,368 @@
+//! The runtime: one registry, its sessions, the activity log and the
+//! outgoing event queue.
+//!
+//! Every registry mutation goes through here so that a change reaches every
+//! session at once: handles and loaded schemas are cleared and a
+//! `tool_registry_changed` event is queued per session. Hosts drain events
+//! with [`Runtime::drain_events`] after each operation.
+
+use crate::activity::{ActivityKind, ActivityLog, ActivityRecord};
+use crate::availability::{availability, Availability, AvailabilityState};
+use crate::builtin::code_tool_entry;
+use crate::descriptor::{ToolDescriptor, Visibility};
+use crate::error::{Error, ErrorCode, Result};
+use crate::policy::Decision;
+use crate::registry::{Entry, ProviderStatus, Registry, RegistryChange, Update};
+use crate::search::SearchIndex;
+use crate::session::{Session, SessionOptions};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A `tool_registry_changed` event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegistryChangedEvent {
+    /// The session this event is for (`None`: the registry itself).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// Old version (the session's effective version for session events).
+    pub old_version: String,
+    /// New version.
+    pub new_version: String,
+    /// What caused it: `registry` or `policy`.
+    pub cause: String,
+    /// Tools added.
+    pub added: Vec<String>,
+    /// Tools removed.
+    pub removed: Vec<String>,
+    /// Tools changed.
+    pub changed: Vec<String>,
+}
+
+/// Events the host drains after each operation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// The registry or a session's effective version changed.
+    ToolRegistryChanged(RegistryChangedEvent),
+    /// An activity record.
+    Activity(ActivityRecord),
+}
+
+/// The registry's tools plus built-ins, and their search index, for one version.
+#[derive(Debug, Clone)]
+pub(crate) struct Catalog {
+    pub version: String,
+    pub tools: Vec<Arc<ToolDescriptor>>,
+    pub index: Arc<SearchIndex>,
+}
+
+/// The runtime.
+#[derive(Debug)]
+pub struct Runtime {
+    pub(crate) registry: Registry,
+    pub(crate) sessions: BTreeMap<String, Session>,
+    pub(crate) activity: ActivityLog,
+    pub(crate) events: Vec<Event>,
+    pub(crate) code_tool: Entry,
+    pub(crate) catalog: Option<Catalog>,
+}
+
+impl Default for Runtime {
+    fn default() -> Self {
+        Runtime::new()
+    }
+}
+
+impl Runtime {
+    /// An empty runtime.
+    pub fn new() -> Self {
+        Runtime {
+            registry: Registry::new(),
+            sessions: BTreeMap::new(),
+            activity: ActivityLog::default(),
+            events: Vec::new(),
+            code_tool: code_tool_entry(),
+            catalog: None,
+        }
+    }
+
+    /// The registry (read-only; mutate through the runtime).
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Resize the activity ring.
+    pub fn set_activity_capacity(&mut self, capacity: usize) {
+        let mut log = ActivityLog::with_capacity(capacity);
+        for r in self.activity.since(0) {
+            let t = r.time_ms;
+            log.push(r, t);
+        }
+        self.activity = log;
+    }
+
+    /// Records with `seq > after`.
+    pub fn activity_since(&self, after: u64) -> Vec<ActivityRecord> {
+        self.activity.since(after)
+    }
+
+    /// Take the queued events.
+    pub fn drain_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Apply a registry update atomically and propagate the change.
+    pub fn update(&mut self, update: Update, now_ms: u64) -> Result<Option<RegistryChange>> {
+        let change = self.registry.apply(update)?;
+        if let Some(c) = &change {
+            self.propagate(c, now_ms);
+        }
+        Ok(change)
+    }
+
+    /// Register tools from host JSON values.
+    pub fn register_values(
+        &mut self,
+        values: &[Value],
+        now_ms: u64,
+    ) -> Result<Option<RegistryChange>> {
+        let specs = values
+            .iter()
+            .map(crate::validate::parse_spec)
+            .collect::<Result<Vec<_>>>()?;
+        self.update(
+            Update {
+                upsert: specs,
+                ..Update::default()
+            },
+            now_ms,
+        )
+    }
+
+    /// Set a provider's status (disconnect, needs auth, reconnect).
+    pub fn set_provider_status(
+        &mut self,
+        id: &str,
+        status: ProviderStatus,
+        now_ms: u64,
+    ) -> Result<Option<RegistryChange>> {
+        self.update(
+            Update {
+                provider_status: vec![(id.to_string(), status)],
+                ..Update::default()
+            },
+            now_ms,
+        )
+    }
+
+    fn propagate(&mut self, change: &RegistryChange, now_ms: u64) {
+        self.catalog = None;
+        self.events
+            .push(Event::ToolRegistryChanged(RegistryChangedEvent {
+                session_id: None,
+                old_version: change.old_version.clone(),
+                new_version: change.new_version.clone(),
+                cause: "registry".into(),
+                added: change.added.clone(),
+                removed: change.removed.clone(),
+                changed: change.changed.clone(),
+            }));
+        let rec = ActivityRecord {
+            count: Some((change.added.len() + change.removed.len() + change.changed.len()) as u64),
+            ..ActivityRecord::new(
+                ActivityKind::RegistryChanged,
+                &change.new_version,
+                "registry.changed",
+                "the tool registry changed",
+            )
+        };
+        self.record(rec, now_ms);
+        let ids: Vec<String> = self.sessions.keys().cloned().collect();
+        for id in ids {
+            self.sync_session(&id, Some(change), "registry", now_ms);
+        }
+    }
+
+    /// Re-derive a session's effective version and announce a change.
+    pub(crate) fn sync_session(
+        &mut self,
+        id: &str,
+        change: Option<&RegistryChange>,
+        cause: &str,
+        now_ms: u64,
+    ) {
+        let Some(session) = self.sessions.get_mut(id) else {
+            return;
+        };
+        if let Some((old, new)) = session.sync(&self.registry) {
+            let (added, removed, changed) = match change {
+                Some(c) => (c.added.clone(), c.removed.clone(), c.changed.clone()),
+                None => (Vec::new(), Vec::new(), Vec::new()),
+            };
+            self.events
+                .push(Event::ToolRegistryChanged(RegistryChangedEvent {
+                    session_id: Some(id.to_string()),
+                    old_version: old,
+                    new_version: new.clone(),
+                    cause: cause.to_string(),
+                    added,
+                    removed,
+                    changed,
+                }));
+            let rec = ActivityRecord::new(
+                ActivityKind::RegistryChanged,
+                &new,
+                "session.version_changed",
+                "the session's effective tool registry changed; handles and loaded schemas were cleared",
+            )
+            .session(id);
+            self.record(rec, now_ms);
+        }
+    }
+
+    /// Stamp, keep and queue an activity record.
+    pub(crate) fn record(&mut self, record: ActivityRecord, now_ms: u64) {
+        let stamped = self.activity.push(record, now_ms);
+        self.events.push(Event::Activity(stamped));
+    }
+
+    /// Create a session; on any error nothing is created.
+    pub fn create_session(
+        &mut self,
+        options: SessionOptions,
+        secret: &[u8],
+        now_ms: u64,
+    ) -> Result<String> {
+        let session = Session::new(&self.registry, options, secret, now_ms)?;
+        if self.sessions.contains_key(&session.id) {
+            return Err(Error::new(
+                ErrorCode::SessionInvalidOptions,
+                "a session with this secret already exists; supply fresh random bytes",
+            )
+            .with_field("secret"));
+        }
+        let id = session.id.clone();
+        let rec = ActivityRecord::new(
+            ActivityKind::SessionCreated,
+            session.version(),
+            "session.created",
+            if session.is_dynamic() {
+                "session created with dynamic discovery"
+            } else {
+                "session created with the static tool list"
+            },
+        )
+        .session(&id);
+        self.sessions.insert(id.clone(), session);
+        let initial: u64 = self
+            .model_tools(&id)?
+            .iter()
+            .map(crate::builtin::ModelTool::footprint)
+            .sum();
+        if let Some(s) = self.sessions.get_mut(&id) {
+            s.initial_footprint = initial;
+        }
+        self.record(rec, now_ms);
+        Ok(id)
+    }
+
+    /// Close a session.
+    pub fn close_session(&mut self, id: &str) -> Result<()> {
+        self.sessions
+            .remove(id)
+            .map(|_| ())
+            .ok_or_else(|| unknown_session(id))
+    }
+
+    /// A session by id.
+    pub fn session(&self, id: &str) -> Result<&Session> {
+        self.sessions.get(id).ok_or_else(|| unknown_session(id))
+    }
+
+    /// Change a session's host rules or project policy through `edit`;
+    /// a changed policy is a registry change for that session.
+    pub fn edit_session<F>(&mut self, id: &str, now_ms: u64, edit: F) -> Result<()>
+    where
+        F: FnOnce(&mut Session) -> Result<()>,
+    {
+        let session = self
+            .sessions
+            .get_mut(id)
+            .ok_or_else(|| unknown_session(id))?;
+        let mut staged = session.clone();
+        edit(&mut staged)?;
+        *session = staged;
+        self.sync_session(id, None, "policy", now_ms);
+        Ok(())
+    }
+
+    /// The catalog (registry tools + built-ins) and its index for the current version.
+    pub(crate) fn catalog(&mut self) -> Catalog {
+        if let Some(c) = &self.catalog {
+            if c.version == self.registry.version() {
+                return c.clone();
+            }
+        }
+        let mut tools: Vec<Arc<ToolDescriptor>> = self
+            .registry
+            .entries()
+            .map(|e| e.descriptor.clone())
+            .collect();
+        tools.push(self.code_tool.descriptor.clone());
+        let index = Arc::new(SearchIndex::build(&tools));
+        let catalog = Catalog {
+            version: self.registry.version().to_string(),
+            tools,
+            index,
+        };
+        self.catalog = Some(catalog.clone());
+        catalog
+    }
+
+    /// Look up a registry tool or built-in by canonical name or alias.
+    pub fn lookup(&self, name: &str) -> Option<&Entry> {
+        if name == self.code_tool.descriptor.name {
+            return Some(&self.code_tool);
+        }
+        self.registry.get(name)
+    }
+
+    /// The policy decision for a tool in a session (built-ins follow the switches).
+    pub(crate) fn decide(&self, session: &Session, tool: &ToolDescriptor) -> Decision {
+        if tool.name == self.code_tool.descriptor.name && !session.options.bounded_code_mode {
+            return Decision::Hidden {
+                scope: crate::policy::Scope::Provider,
+                rule: Some("bounded code mode is off".into()),
+            };
+        }
+        session.policy.evaluate(&self.registry, tool)
+    }
+
+    /// The availability of one tool in a session.
+    pub fn availability_of(&self, session: &Session, tool: &ToolDescriptor) -> Availability {
+        let decision = self.decide(session, tool);
+        let status = self.registry.provider_status(&tool.provider.id);
+        let loaded = if session.is_dynamic() {
+            session.is_loaded(&tool.name, &tool.schema_hash)
+        } else {
+            matches!(decision, Decision::Allowed)
+                && !tool.is_catalog_only()
+                && tool.visibility == Visibility::ModelVisible
+                && status == ProviderStatus::Connected
+        };
+        availability(tool, &decision, status, loaded, session.is_dynamic())
+    }
+
+    /// True when the tool may appear to the model at all in this session.
+    pub(crate) fn is_discoverable(&self, session: &Session, tool: &ToolDescriptor) -> bool {
+        let a = self.availability_of(session, tool);
+        a.state != AvailabilityState::Hidden
+    }
+}
+
+pub(crate) fn unknown_session(id: &str) -> Error {
+    Error::new(ErrorCode::SessionUnknown, format!("no session `{id}`"))
+}

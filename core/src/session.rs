@@ -1,0 +1,225 @@
+//! Sessions: one agent conversation's view of the registry.
+//!
+//! A session snapshots its switches (dynamic discovery, bounded code mode) at
+//! creation, owns its policy, its handle table and the schemas the model has
+//! loaded. Its *effective version* folds the registry version and its policy
+//! digest together; whenever that changes, every handle and loaded schema of
+//! the session is cleared at once.
+
+use crate::code::{CodeLimits, LimitsRequest};
+use crate::error::{Error, ErrorCode, Result};
+use crate::handle::HandleTable;
+use crate::hash::json_digest;
+use crate::policy::{parse_policy_file, Policy, Rules};
+use crate::registry::Registry;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// Largest output a direct call may return, by default (bytes of JSON).
+pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 256 * 1024;
+/// Default per-call timeout.
+pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+
+/// The project policy file as the host read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PolicyFile {
+    /// Path, used in messages (e.g. `/repo/.holaryn/tool-policy.json`).
+    pub path: String,
+    /// File text.
+    pub text: String,
+}
+
+/// Options for a new session (wire shape, camelCase).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SessionOptions {
+    /// Dynamic discovery on (three discovery tools) or off (static list).
+    #[serde(default)]
+    pub dynamic_discovery: bool,
+    /// Bounded code mode (`run_tool_code`) on.
+    #[serde(default)]
+    pub bounded_code_mode: bool,
+    /// The agent profile's `allowed_tools` ceiling (omitted = all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile_allowed_tools: Option<Vec<String>>,
+    /// Providers the host hides from this session.
+    #[serde(default)]
+    pub hidden_providers: Vec<String>,
+    /// Host session rules `{allow, deny}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Value>,
+    /// The project policy file (`.holaryn/tool-policy.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_policy: Option<PolicyFile>,
+    /// Lowered bounded-code limits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_limits: Option<LimitsRequest>,
+    /// Default per-call timeout in ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_timeout_ms: Option<u64>,
+    /// Output size cap for a call, in bytes of JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_output_bytes: Option<u64>,
+}
+
+/// A schema the model has loaded in this session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedSchema {
+    /// Schema hash at load time.
+    pub schema_hash: String,
+    /// Tool version at load time.
+    pub tool_version: String,
+}
+
+/// One session's state.
+#[derive(Debug, Clone)]
+pub struct Session {
+    /// Session id (derived from the host secret).
+    pub id: String,
+    /// Options as given.
+    pub options: SessionOptions,
+    /// Effective policy.
+    pub policy: Policy,
+    /// Bounded-code limits in force.
+    pub code_limits: CodeLimits,
+    pub(crate) handles: HandleTable,
+    pub(crate) loaded: BTreeMap<String, LoadedSchema>,
+    pub(crate) effective_version: String,
+    pub(crate) registry_generation: u64,
+    pub(crate) counter: u64,
+    pub(crate) initial_footprint: u64,
+    /// Host time at creation.
+    pub created_ms: u64,
+}
+
+impl Session {
+    /// Validate options and build a session; nothing is created on error.
+    pub fn new(
+        registry: &Registry,
+        options: SessionOptions,
+        secret: &[u8],
+        now_ms: u64,
+    ) -> Result<Session> {
+        let handles = HandleTable::new(secret)?;
+        let session_rules = match &options.rules {
+            Some(v) => Rules::from_value(v, None)?,
+            None => Rules::default(),
+        };
+        let profile_allowed = match &options.profile_allowed_tools {
+            Some(list) => {
+                Rules::from_value(&json!({ "allow": list }), None)
+                    .map_err(|e| e.with_field("profileAllowedTools"))?
+                    .allow
+            }
+            None => None,
+        };
+        let project = match &options.project_policy {
+            Some(f) => Some((f.path.clone(), parse_policy_file(&f.path, &f.text)?)),
+            None => None,
+        };
+        let code_limits = match &options.code_limits {
+            Some(req) => CodeLimits::defaults().lowered(req)?,
+            None => CodeLimits::defaults(),
+        };
+        if options.default_timeout_ms == Some(0) || options.max_output_bytes == Some(0) {
+            return Err(Error::new(
+                ErrorCode::SessionInvalidOptions,
+                "defaultTimeoutMs and maxOutputBytes must be positive",
+            ));
+        }
+        let policy = Policy {
+            hidden_providers: options.hidden_providers.clone(),
+            profile_allowed,
+            session: session_rules,
+            project,
+        };
+        let id = format!("sess_{}", handles.derived_id("session-id"));
+        let mut s = Session {
+            id,
+            options,
+            policy,
+            code_limits,
+            handles,
+            loaded: BTreeMap::new(),
+            effective_version: String::new(),
+            registry_generation: registry.generation(),
+            counter: 0,
+            initial_footprint: 0,
+            created_ms: now_ms,
+        };
+        s.effective_version = s.compute_version(registry);
+        Ok(s)
+    }
+
+    /// True when dynamic discovery is on.
+    pub fn is_dynamic(&self) -> bool {
+        self.options.dynamic_discovery
+    }
+
+    /// The effective registry version this session sees.
+    pub fn version(&self) -> &str {
+        &self.effective_version
+    }
+
+    /// Names whose schemas are loaded (dynamic mode).
+    pub fn loaded_names(&self) -> impl Iterator<Item = &String> {
+        self.loaded.keys()
+    }
+
+    /// True when the tool's schema is loaded at its current hash.
+    pub fn is_loaded(&self, name: &str, schema_hash: &str) -> bool {
+        self.loaded
+            .get(name)
+            .is_some_and(|l| l.schema_hash == schema_hash)
+    }
+
+    /// A fresh per-session id with a prefix (`call_…`, `run_…`).
+    pub fn next_id(&mut self, prefix: &str) -> String {
+        self.counter += 1;
+        let tag = self
+            .handles
+            .derived_id(&format!("{prefix}-{}", self.counter));
+        format!("{prefix}_{}_{}", self.counter, &tag[..8])
+    }
+
+    pub(crate) fn compute_version(&self, registry: &Registry) -> String {
+        json_digest(&json!({
+            "registry": registry.version(),
+            "policy": self.policy.digest(),
+            "codeMode": self.options.bounded_code_mode,
+        }))
+    }
+
+    /// Re-derive the effective version; when it changed, clear handles and
+    /// loaded schemas and return `(old, new)`.
+    pub(crate) fn sync(&mut self, registry: &Registry) -> Option<(String, String)> {
+        let new = self.compute_version(registry);
+        self.registry_generation = registry.generation();
+        if new == self.effective_version {
+            return None;
+        }
+        self.handles.clear();
+        self.loaded.clear();
+        let old = std::mem::replace(&mut self.effective_version, new.clone());
+        Some((old, new))
+    }
+
+    /// Replace the host session rules (a policy change is a registry change for this session).
+    pub fn set_rules(&mut self, rules: &Value) -> Result<()> {
+        self.policy.session = Rules::from_value(rules, None)?;
+        self.options.rules = Some(rules.clone());
+        Ok(())
+    }
+
+    /// Replace the project policy file; on error the last good policy stays.
+    pub fn set_project_policy(&mut self, file: Option<PolicyFile>) -> Result<()> {
+        self.policy.project = match &file {
+            Some(f) => Some((f.path.clone(), parse_policy_file(&f.path, &f.text)?)),
+            None => None,
+        };
+        self.options.project_policy = file;
+        Ok(())
+    }
+}
