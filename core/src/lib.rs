@@ -8,12 +8,16 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// `Error` carries its location (file, pointer, line:column, suggestions) inline;
+// errors are the cold path, so the size of `Result` is an accepted cost.
+#![allow(clippy::result_large_err)]
 
 pub mod activity;
 pub mod availability;
 pub mod builtin;
 pub mod catalog;
 pub mod code;
+pub mod config;
 pub mod descriptor;
 pub mod discovery;
 pub mod error;

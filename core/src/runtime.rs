@@ -44,6 +44,7 @@ pub struct RegistryChangedEvent {
 /// Events the host drains after each operation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // events are built once and drained at once
 pub enum Event {
     /// The registry or a session's effective version changed.
     ToolRegistryChanged(RegistryChangedEvent),

@@ -9,7 +9,7 @@
 //! is an ordinary gate step.
 
 use super::outcome::{CallOutcome, CallStatus, Stage};
-use super::steps::{CallState, GateStep};
+use super::steps::{Attached, CallState, GateStep};
 use crate::activity::{ActivityKind, ActivityRecord};
 use crate::code::{self, CodeResult, CodeRun, CodeStatus, CodeStep, PendingCall};
 use crate::runtime::Runtime;
@@ -57,8 +57,8 @@ impl Runtime {
                     let inner = self.start_call_with(&outer.session, &handle, args, true, now_ms);
                     let ctx = Box::new(CodeCtx { outer, pending });
                     match inner.attach_code(ctx, budget) {
-                        Ok(suspended) => return suspended,
-                        Err((ctx, outcome)) => {
+                        Attached::Suspended(suspended) => return suspended,
+                        Attached::Finished(ctx, outcome) => {
                             let CodeCtx { outer: o, pending } = *ctx;
                             outer = o;
                             step = pending.resume(to_code_outcome(&outcome), now_ms);

@@ -17,8 +17,8 @@ mod steps;
 
 pub use outcome::{reason_for, ArgError, CallOutcome, CallPath, CallStatus, Stage};
 pub use steps::{
-    ApprovalAnswer, ApprovalRequest, ExecAnswer, ExecuteRequest, GateStep, HookAnswer, HookPhase,
-    HookRequest, ScreenAnswer, ScreenRequest,
+    ApprovalAnswer, ApprovalRequest, CallState, ExecAnswer, ExecuteRequest, GateStep, HookAnswer,
+    HookPhase, HookRequest, ScreenAnswer, ScreenRequest,
 };
 
 use crate::availability::AvailabilityState;
@@ -29,7 +29,6 @@ use crate::inspect::Resolved;
 use crate::runtime::Runtime;
 use crate::session::{DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS};
 use serde_json::Value;
-use steps::CallState;
 
 impl Runtime {
     /// Start a call from the model (`target`: canonical name, alias or handle).

@@ -30,11 +30,7 @@ pub enum GateStep {
 impl GateStep {
     /// Make this (inner) call part of a bounded-code run; a finished call is
     /// handed back with its outcome.
-    pub(crate) fn attach_code(
-        self,
-        ctx: Box<CodeCtx>,
-        budget_ms: u64,
-    ) -> std::result::Result<GateStep, (Box<CodeCtx>, CallOutcome)> {
+    pub(crate) fn attach_code(self, ctx: Box<CodeCtx>, budget_ms: u64) -> Attached {
         let mut step = self;
         let st = match &mut step {
             GateStep::Done(_) => None,
@@ -47,14 +43,22 @@ impl GateStep {
             Some(st) => {
                 st.timeout_ms = st.timeout_ms.min(budget_ms);
                 st.code = Some(ctx);
-                Ok(step)
+                Attached::Suspended(step)
             }
             None => match step {
-                GateStep::Done(o) => Err((ctx, o)),
-                other => Ok(other),
+                GateStep::Done(o) => Attached::Finished(ctx, o),
+                other => Attached::Suspended(other),
             },
         }
     }
+}
+
+/// An inner call after [`GateStep::attach_code`].
+pub(crate) enum Attached {
+    /// Waiting on the host, carrying the run.
+    Suspended(GateStep),
+    /// Finished at once (refused before any host callback).
+    Finished(Box<CodeCtx>, CallOutcome),
 }
 
 /// The state carried through a call.
@@ -64,7 +68,6 @@ pub struct CallState {
     pub(crate) call_id: String,
     pub(crate) args: Value,
     pub(crate) from_code: bool,
-    pub(crate) started_ms: u64,
     pub(crate) exec_started_ms: u64,
     pub(crate) path: CallPath,
     pub(crate) tool: Option<Entry>,
@@ -96,7 +99,6 @@ impl CallState {
             call_id,
             args,
             from_code,
-            started_ms: now_ms,
             exec_started_ms: now_ms,
             path: if from_code {
                 CallPath::Code

@@ -1,0 +1,248 @@
+//! The async driver: runs the core's gate machine, awaiting the host's
+//! Promise-returning callbacks between steps. The runtime is borrowed only
+//! inside each synchronous step, never across an `await`.
+
+use crate::convert;
+use crate::host::{error_message, race, Host, Raced};
+use crate::shared::Shared;
+use holaryn_core::gate::{
+    ApprovalAnswer, CallOutcome, CallState, ExecAnswer, GateStep, HookAnswer, HookPhase,
+    ScreenAnswer,
+};
+use js_sys::{Promise, Reflect};
+use serde_json::{json, Value};
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+use web_sys::AbortController;
+
+fn describe(call: &CallState) -> Value {
+    let d = call.descriptor();
+    json!({
+        "callId": call.call_id(),
+        "sessionId": call.session(),
+        "tool": d.map(|d| d.name.clone()),
+        "localName": d.map(|d| d.local_name.clone()),
+        "providerId": d.map(|d| d.provider.id.clone()),
+        "source": d.map(|d| d.source),
+        "title": d.map(|d| d.title.clone()),
+        "path": call.path(),
+        "timeoutMs": call.timeout_ms(),
+        "fromCode": call.is_code_call(),
+    })
+}
+
+fn request(call: &CallState, extra: &[(&str, Value)]) -> JsValue {
+    let mut v = describe(call);
+    if let Some(obj) = v.as_object_mut() {
+        for (k, x) in extra {
+            obj.insert((*k).to_string(), x.clone());
+        }
+    }
+    convert::to_js(&v).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn field(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn text(v: &JsValue, key: &str) -> String {
+    field(v, key).as_string().unwrap_or_default()
+}
+
+fn hook_answer(v: Result<JsValue, JsValue>) -> HookAnswer {
+    match v {
+        Ok(v) if text(&v, "decision") == "veto" => HookAnswer::Veto {
+            reason: text(&v, "reason"),
+        },
+        Ok(v) if v.as_bool() == Some(false) => HookAnswer::Veto {
+            reason: String::new(),
+        },
+        Ok(_) => HookAnswer::Continue,
+        Err(e) => HookAnswer::Veto {
+            reason: format!("the hook failed: {}", error_message(&e)),
+        },
+    }
+}
+
+fn approval_answer(v: Result<JsValue, JsValue>) -> ApprovalAnswer {
+    match v {
+        Ok(v) if v.as_bool() == Some(true) || text(&v, "decision") == "approve" => {
+            ApprovalAnswer::Approve
+        }
+        Ok(v) => ApprovalAnswer::Deny {
+            reason: text(&v, "reason"),
+        },
+        Err(e) => ApprovalAnswer::Deny {
+            reason: format!("the approval callback failed: {}", error_message(&e)),
+        },
+    }
+}
+
+fn screen_answer(v: Result<JsValue, JsValue>) -> ScreenAnswer {
+    match v {
+        Ok(v) => match text(&v, "decision").as_str() {
+            "block" => ScreenAnswer::Block {
+                reason: text(&v, "reason"),
+            },
+            "replace" => match convert::json(field(&v, "output"), "screened output") {
+                Ok(output) => ScreenAnswer::Replace { output },
+                Err(_) => ScreenAnswer::Block {
+                    reason: "the screened output is not JSON".into(),
+                },
+            },
+            _ => ScreenAnswer::Pass,
+        },
+        Err(e) => ScreenAnswer::Block {
+            reason: format!("output screening failed: {}", error_message(&e)),
+        },
+    }
+}
+
+/// Await a host callback, racing the host's signal; `None` when cancelled.
+async fn ask(host: &Host, key: &str, arg: &JsValue) -> Option<Option<Result<JsValue, JsValue>>> {
+    let Some(f) = host.callback(key) else {
+        return Some(None);
+    };
+    let ret = match f.call1(&JsValue::UNDEFINED, arg) {
+        Ok(v) => Promise::resolve(&v),
+        Err(e) => return Some(Some(Err(e))),
+    };
+    match race(ret, None, host.signal().as_ref()).await {
+        Raced::Value(v) => Some(Some(Ok(v))),
+        Raced::Error(e) => Some(Some(Err(e))),
+        Raced::Timeout => Some(None),
+        Raced::Aborted => None,
+    }
+}
+
+/// Run a gate machine to its outcome.
+pub async fn drive(shared: Rc<Shared>, host: Host, first: GateStep) -> CallOutcome {
+    let mut step = first;
+    loop {
+        shared.flush();
+        if host.cancelled() {
+            let now = host.now();
+            let mut rt = shared.rt.borrow_mut();
+            let out = match step {
+                GateStep::Done(o) => o,
+                GateStep::HookBefore(r) | GateStep::HookAfter(r) => r.cancel(&mut rt, now),
+                GateStep::Approval(r) => r.cancel(&mut rt, now),
+                GateStep::Execute(r) => r.cancel(&mut rt, now),
+                GateStep::Screen(r) => r.cancel(&mut rt, now),
+            };
+            drop(rt);
+            shared.flush();
+            return out;
+        }
+        step = match step {
+            GateStep::Done(outcome) => return outcome,
+            GateStep::HookBefore(r) | GateStep::HookAfter(r) => {
+                let phase = match r.phase {
+                    HookPhase::Before => "before",
+                    HookPhase::After => "after",
+                };
+                let arg = request(r.call(), &[("phase", json!(phase))]);
+                let answer = match ask(&host, "hook", &arg).await {
+                    None => None,
+                    Some(None) => Some(HookAnswer::Continue),
+                    Some(Some(v)) => Some(hook_answer(v)),
+                };
+                let now = host.now();
+                let mut rt = shared.rt.borrow_mut();
+                match answer {
+                    Some(a) => r.resume(&mut rt, a, now),
+                    None => GateStep::Done(r.cancel(&mut rt, now)),
+                }
+            }
+            GateStep::Approval(r) => {
+                let d = r.call().descriptor();
+                let reason = match d {
+                    Some(d) if d.role == holaryn_core::descriptor::ToolRole::LegacyScript => {
+                        "ambient_process_access"
+                    }
+                    Some(d) if d.approval == holaryn_core::descriptor::ApprovalMode::Ask => {
+                        "ask_first"
+                    }
+                    _ => "destructive",
+                };
+                let arg = request(
+                    r.call(),
+                    &[
+                        ("args", r.call().args().clone()),
+                        ("reason", json!(reason)),
+                        ("description", json!(d.map(|d| d.description.clone()))),
+                    ],
+                );
+                let answer = match ask(&host, "approve", &arg).await {
+                    None => None,
+                    Some(None) => Some(ApprovalAnswer::Deny {
+                        reason: "no approval callback is configured".into(),
+                    }),
+                    Some(Some(v)) => Some(approval_answer(v)),
+                };
+                let now = host.now();
+                let mut rt = shared.rt.borrow_mut();
+                match answer {
+                    Some(a) => r.resume(&mut rt, a, now),
+                    None => GateStep::Done(r.cancel(&mut rt, now)),
+                }
+            }
+            GateStep::Execute(r) => {
+                let ctl = AbortController::new().ok();
+                let arg = request(r.call(), &[("args", r.call().args().clone())]);
+                if let Some(c) = &ctl {
+                    let _ = Reflect::set(&arg, &"signal".into(), &c.signal());
+                }
+                let timeout = r.call().timeout_ms();
+                let raced = match host.callback("execute") {
+                    None => Raced::Error(JsValue::from_str("no execute callback is configured")),
+                    Some(f) => match f.call1(&JsValue::UNDEFINED, &arg) {
+                        Err(e) => Raced::Error(e),
+                        Ok(v) => {
+                            race(Promise::resolve(&v), Some(timeout), host.signal().as_ref()).await
+                        }
+                    },
+                };
+                if !matches!(raced, Raced::Value(_) | Raced::Error(_)) {
+                    if let Some(c) = &ctl {
+                        c.abort();
+                    }
+                }
+                let now = host.now();
+                let answer = match raced {
+                    Raced::Value(v) => match convert::json(v, "tool output") {
+                        Ok(output) => Some(ExecAnswer::Ok { output }),
+                        Err(_) => Some(ExecAnswer::Error {
+                            message: "the tool output is not JSON-serialisable".into(),
+                        }),
+                    },
+                    Raced::Error(e) => Some(ExecAnswer::Error {
+                        message: error_message(&e),
+                    }),
+                    Raced::Timeout => Some(ExecAnswer::TimedOut),
+                    Raced::Aborted => None,
+                };
+                let mut rt = shared.rt.borrow_mut();
+                match answer {
+                    Some(a) => r.resume(&mut rt, a, now),
+                    None => GateStep::Done(r.cancel(&mut rt, now)),
+                }
+            }
+            GateStep::Screen(r) => {
+                let output = r.output().cloned().unwrap_or(Value::Null);
+                let arg = request(r.call(), &[("output", output)]);
+                let answer = match ask(&host, "screen", &arg).await {
+                    None => None,
+                    Some(None) => Some(ScreenAnswer::Pass),
+                    Some(Some(v)) => Some(screen_answer(v)),
+                };
+                let now = host.now();
+                let mut rt = shared.rt.borrow_mut();
+                match answer {
+                    Some(a) => r.resume(&mut rt, a, now),
+                    None => GateStep::Done(r.cancel(&mut rt, now)),
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,170 @@
+//! Host callbacks: reading the host object, time, cancellation and racing
+//! Promises against timers and AbortSignals without leaking closures.
+
+use js_sys::{Function, Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use web_sys::AbortSignal;
+
+/// The host object given to a call (`execute`, `approve`, `hook`, `screen`, `signal`, `now`).
+#[derive(Clone)]
+pub struct Host {
+    obj: JsValue,
+}
+
+impl Host {
+    /// Wrap a host object (undefined/null allowed: every callback absent).
+    pub fn new(obj: JsValue) -> Self {
+        Host { obj }
+    }
+
+    /// Merge: fields of `self` win over `fallback`.
+    pub fn or(self, fallback: &Host) -> Host {
+        if self.obj.is_undefined() || self.obj.is_null() {
+            return fallback.clone();
+        }
+        if fallback.obj.is_undefined() || fallback.obj.is_null() {
+            return self;
+        }
+        let merged = Object::new();
+        let _ = Object::assign(&merged, fallback.obj.unchecked_ref());
+        let _ = Object::assign(&merged, self.obj.unchecked_ref());
+        Host { obj: merged.into() }
+    }
+
+    fn get(&self, key: &str) -> JsValue {
+        if self.obj.is_undefined() || self.obj.is_null() {
+            return JsValue::UNDEFINED;
+        }
+        Reflect::get(&self.obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// A callback by name, when it is a function.
+    pub fn callback(&self, key: &str) -> Option<Function> {
+        self.get(key).dyn_into::<Function>().ok()
+    }
+
+    /// The host's cancellation signal.
+    pub fn signal(&self) -> Option<AbortSignal> {
+        self.get("signal").dyn_into::<AbortSignal>().ok()
+    }
+
+    /// True when the host has cancelled.
+    pub fn cancelled(&self) -> bool {
+        self.signal().is_some_and(|s| s.aborted())
+    }
+
+    /// Host time in ms (`host.now()` or `Date.now()`).
+    pub fn now(&self) -> u64 {
+        let t = self
+            .callback("now")
+            .and_then(|f| f.call0(&self.obj).ok())
+            .and_then(|v| v.as_f64())
+            .unwrap_or_else(js_sys::Date::now);
+        if t.is_finite() && t > 0.0 {
+            t as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// How a race ended.
+pub enum Raced {
+    /// The main promise fulfilled.
+    Value(JsValue),
+    /// The main promise rejected.
+    Error(JsValue),
+    /// The timer fired.
+    Timeout,
+    /// The host's signal aborted.
+    Aborted,
+}
+
+fn tag(kind: u32, value: JsValue) -> JsValue {
+    let o = Object::new();
+    let _ = Reflect::set(&o, &"k".into(), &JsValue::from(kind));
+    let _ = Reflect::set(&o, &"v".into(), &value);
+    o.into()
+}
+
+fn tagged(p: Promise, ok: u32, err: u32) -> Promise {
+    future_to_promise(async move {
+        Ok(match JsFuture::from(p).await {
+            Ok(v) => tag(ok, v),
+            Err(e) => tag(err, e),
+        })
+    })
+}
+
+fn global_fn(name: &str) -> Option<Function> {
+    Reflect::get(&js_sys::global(), &JsValue::from_str(name))
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+}
+
+/// Race `main` against an optional timeout (ms) and an optional abort signal.
+pub async fn race(main: Promise, timeout_ms: Option<u64>, signal: Option<&AbortSignal>) -> Raced {
+    let racers = js_sys::Array::new();
+    racers.push(&tagged(main, 0, 1));
+    let mut timer: Option<JsValue> = None;
+    if let (Some(ms), Some(set_timeout)) = (timeout_ms, global_fn("setTimeout")) {
+        let mut id = JsValue::UNDEFINED;
+        let p = Promise::new(&mut |resolve, _| {
+            id = set_timeout
+                .call3(
+                    &JsValue::NULL,
+                    &resolve,
+                    &JsValue::from_f64(ms as f64),
+                    &tag(2, JsValue::UNDEFINED),
+                )
+                .unwrap_or(JsValue::UNDEFINED);
+        });
+        timer = Some(id);
+        racers.push(&p);
+    }
+    if let Some(sig) = signal {
+        if sig.aborted() {
+            return Raced::Aborted;
+        }
+        let p = Promise::new(&mut |resolve, _| {
+            let opts = Object::new();
+            let _ = Reflect::set(&opts, &"once".into(), &JsValue::TRUE);
+            let bound = resolve.bind1(&JsValue::NULL, &tag(3, JsValue::UNDEFINED));
+            let add = Reflect::get(sig, &"addEventListener".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok());
+            if let Some(add) = add {
+                let _ = add.call3(sig, &"abort".into(), &bound, &opts);
+            }
+        });
+        racers.push(&p);
+    }
+    let winner = JsFuture::from(Promise::race(&racers))
+        .await
+        .unwrap_or(JsValue::UNDEFINED);
+    if let (Some(id), Some(clear)) = (timer, global_fn("clearTimeout")) {
+        let _ = clear.call1(&JsValue::NULL, &id);
+    }
+    let k = Reflect::get(&winner, &"k".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(1.0) as u32;
+    let v = Reflect::get(&winner, &"v".into()).unwrap_or(JsValue::UNDEFINED);
+    match k {
+        0 => Raced::Value(v),
+        2 => Raced::Timeout,
+        3 => Raced::Aborted,
+        _ => Raced::Error(v),
+    }
+}
+
+/// The message of a thrown JS value (for the model only; never recorded).
+pub fn error_message(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return String::from(err.message());
+    }
+    e.as_string()
+        .unwrap_or_else(|| "the host callback failed".into())
+}

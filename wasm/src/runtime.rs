@@ -1,0 +1,335 @@
+//! `HolarynRuntime`: the registry and its sessions, for JavaScript.
+
+use crate::convert::{from_js, to_js};
+use crate::errors::{self, js};
+use crate::session::HolarynSession;
+use crate::shared::Shared;
+use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
+use holaryn_core::config::{resolve_switch, ENV_CODE_MODE, ENV_DYNAMIC};
+use holaryn_core::descriptor::Trust;
+use holaryn_core::registry::{ProviderStatus, Update};
+use holaryn_core::session::SessionOptions;
+use holaryn_core::{Runtime, ToolSpec};
+use js_sys::{Function, Reflect, Uint8Array};
+use serde::Deserialize;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The Holaryn runtime: one canonical registry, its sessions and activity.
+#[wasm_bindgen]
+pub struct HolarynRuntime {
+    pub(crate) shared: Rc<Shared>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RuntimeOptions {
+    #[serde(default)]
+    activity_capacity: Option<usize>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CatalogOpts {
+    #[serde(default)]
+    provider_id: Option<String>,
+    #[serde(default)]
+    qualify_names: bool,
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    trust: Option<Trust>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct JsSessionOptions {
+    #[serde(default)]
+    dynamic_discovery: Option<bool>,
+    #[serde(default)]
+    bounded_code_mode: Option<bool>,
+    #[serde(flatten)]
+    rest: serde_json::Map<String, Value>,
+}
+
+fn env_var(name: &str) -> Option<String> {
+    let process = Reflect::get(&js_sys::global(), &"process".into()).ok()?;
+    let env = Reflect::get(&process, &"env".into()).ok()?;
+    Reflect::get(&env, &name.into()).ok()?.as_string()
+}
+
+fn random_secret() -> Result<Vec<u8>, JsValue> {
+    let crypto = Reflect::get(&js_sys::global(), &"crypto".into())?;
+    let get: Function = Reflect::get(&crypto, &"getRandomValues".into())?
+        .dyn_into()
+        .map_err(|_| errors::input("crypto.getRandomValues is not available; pass a secret"))?;
+    let buf = Uint8Array::new_with_length(32);
+    get.call1(&crypto, &buf)?;
+    Ok(buf.to_vec())
+}
+
+#[wasm_bindgen]
+impl HolarynRuntime {
+    /// A new, empty runtime.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<HolarynRuntime, JsValue> {
+        let opts: RuntimeOptions = if options.is_undefined() || options.is_null() {
+            RuntimeOptions::default()
+        } else {
+            from_js(options, "runtime options")?
+        };
+        let mut rt = Runtime::new();
+        if let Some(c) = opts.activity_capacity {
+            rt.set_activity_capacity(c);
+        }
+        Ok(HolarynRuntime {
+            shared: Rc::new(Shared {
+                rt: RefCell::new(rt),
+                listeners: RefCell::new(Vec::new()),
+            }),
+        })
+    }
+
+    fn apply(&self, update: Update, now: f64) -> Result<JsValue, JsValue> {
+        let change = self.shared.rt.borrow_mut().update(update, now as u64);
+        self.shared.flush();
+        to_js(&js(change)?)
+    }
+
+    /// Register (add or replace) tools atomically; returns the change or null.
+    #[wasm_bindgen(js_name = registerTools, unchecked_return_type = "RegistryChange | null")]
+    pub fn register_tools(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ToolSpec[]")] tools: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let values: Vec<Value> = from_js(tools, "tools")?;
+        let specs = js(values
+            .iter()
+            .map(holaryn_core::validate::parse_spec)
+            .collect::<Result<Vec<ToolSpec>, _>>())?;
+        self.apply(
+            Update {
+                upsert: specs,
+                ..Update::default()
+            },
+            js_sys::Date::now(),
+        )
+    }
+
+    /// Register an MCP `tools/list` result (or tool array) as one provider, replacing its previous tools.
+    #[wasm_bindgen(js_name = registerCatalog, unchecked_return_type = "RegistryChange | null")]
+    pub fn register_catalog(
+        &self,
+        file: &str,
+        text: &str,
+        #[wasm_bindgen(unchecked_param_type = "CatalogOptions | undefined")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let o: CatalogOpts = if options.is_undefined() {
+            CatalogOpts::default()
+        } else {
+            from_js(options, "catalog options")?
+        };
+        let opts = CatalogOptions {
+            provider_id: o.provider_id,
+            qualify_names: o.qualify_names,
+            source: o.source,
+            trust: o.trust,
+        };
+        let specs = js(parse_catalog_text(file, text, &opts))?;
+        let provider = specs.first().map(|s| s.provider.id.clone());
+        self.apply(
+            Update {
+                upsert: specs,
+                sync_provider: provider,
+                ..Update::default()
+            },
+            js_sys::Date::now(),
+        )
+    }
+
+    /// Replace every tool of one provider (a provider re-list).
+    #[wasm_bindgen(js_name = syncProvider, unchecked_return_type = "RegistryChange | null")]
+    pub fn sync_provider(
+        &self,
+        provider_id: &str,
+        #[wasm_bindgen(unchecked_param_type = "ToolSpec[]")] tools: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let values: Vec<Value> = from_js(tools, "tools")?;
+        let specs = js(values
+            .iter()
+            .map(holaryn_core::validate::parse_spec)
+            .collect::<Result<Vec<ToolSpec>, _>>())?;
+        self.apply(
+            Update {
+                upsert: specs,
+                sync_provider: Some(provider_id.to_string()),
+                ..Update::default()
+            },
+            js_sys::Date::now(),
+        )
+    }
+
+    /// Remove tools by canonical name or alias.
+    #[wasm_bindgen(js_name = removeTools, unchecked_return_type = "RegistryChange | null")]
+    pub fn remove_tools(&self, names: Vec<String>) -> Result<JsValue, JsValue> {
+        self.apply(
+            Update {
+                remove: names,
+                ..Update::default()
+            },
+            js_sys::Date::now(),
+        )
+    }
+
+    /// Set a provider's status: `connected`, `disconnected` or `needs_auth`.
+    #[wasm_bindgen(js_name = setProviderStatus, unchecked_return_type = "RegistryChange | null")]
+    pub fn set_provider_status(
+        &self,
+        provider_id: &str,
+        #[wasm_bindgen(unchecked_param_type = "ProviderStatus")] status: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let status: ProviderStatus = from_js(status, "provider status")?;
+        self.apply(
+            Update {
+                provider_status: vec![(provider_id.to_string(), status)],
+                ..Update::default()
+            },
+            js_sys::Date::now(),
+        )
+    }
+
+    /// The registry version (`sha256:…`).
+    #[wasm_bindgen(getter)]
+    pub fn version(&self) -> String {
+        self.shared.rt.borrow().registry().version().to_string()
+    }
+
+    /// Number of registered tools.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.shared.rt.borrow().registry().len()
+    }
+
+    /// A registered tool by canonical name or alias (host view, schema included).
+    #[wasm_bindgen(unchecked_return_type = "ToolDescriptor | undefined")]
+    pub fn describe(&self, name: &str) -> Result<JsValue, JsValue> {
+        match self.shared.rt.borrow().registry().get(name) {
+            Some(e) => to_js(e.descriptor.as_ref()),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// Every registered tool's descriptor, in canonical-name order.
+    #[wasm_bindgen(unchecked_return_type = "ToolDescriptor[]")]
+    pub fn tools(&self) -> Result<JsValue, JsValue> {
+        let rt = self.shared.rt.borrow();
+        let all: Vec<&holaryn_core::ToolDescriptor> = rt
+            .registry()
+            .entries()
+            .map(|e| e.descriptor.as_ref())
+            .collect();
+        to_js(&all)
+    }
+
+    /// Create a session. Switches left unset come from `HOLARYN_DYNAMIC_TOOL_DISCOVERY` /
+    /// `HOLARYN_BOUNDED_CODE_MODE` (Node) and default to off. `secret`: ≥ 16 random bytes (default: crypto).
+    #[wasm_bindgen(js_name = createSession)]
+    pub fn create_session(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SessionOptions | undefined")] options: JsValue,
+        secret: Option<Uint8Array>,
+    ) -> Result<HolarynSession, JsValue> {
+        let raw: JsSessionOptions = if options.is_undefined() || options.is_null() {
+            JsSessionOptions::default()
+        } else {
+            from_js(options, "session options")?
+        };
+        let dynamic = js(resolve_switch(
+            raw.dynamic_discovery,
+            ENV_DYNAMIC,
+            env_var(ENV_DYNAMIC).as_deref(),
+        ))?;
+        let code = js(resolve_switch(
+            raw.bounded_code_mode,
+            ENV_CODE_MODE,
+            env_var(ENV_CODE_MODE).as_deref(),
+        ))?;
+        let mut map = raw.rest;
+        map.insert("dynamicDiscovery".into(), Value::Bool(dynamic));
+        map.insert("boundedCodeMode".into(), Value::Bool(code));
+        let opts: SessionOptions = serde_json::from_value(Value::Object(map)).map_err(|e| {
+            errors::to_js(&holaryn_core::Error::new(
+                holaryn_core::ErrorCode::SessionInvalidOptions,
+                format!("invalid session options: {e}"),
+            ))
+        })?;
+        let secret = match secret {
+            Some(s) => s.to_vec(),
+            None => random_secret()?,
+        };
+        let id =
+            self.shared
+                .rt
+                .borrow_mut()
+                .create_session(opts, &secret, js_sys::Date::now() as u64);
+        self.shared.flush();
+        Ok(HolarynSession::new(self.shared.clone(), js(id)?))
+    }
+
+    /// Listen to events (`tool_registry_changed` and `activity`).
+    #[wasm_bindgen(js_name = addEventListener)]
+    pub fn add_event_listener(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "(event: HolarynEvent) => void")] listener: Function,
+    ) {
+        self.shared.listeners.borrow_mut().push(listener);
+    }
+
+    /// Stop listening.
+    #[wasm_bindgen(js_name = removeEventListener)]
+    pub fn remove_event_listener(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "(event: HolarynEvent) => void")] listener: Function,
+    ) {
+        self.shared
+            .listeners
+            .borrow_mut()
+            .retain(|l| !js_sys::Object::is(l, &listener));
+    }
+
+    /// Activity records with `seq > since` from the bounded ring.
+    #[wasm_bindgen(unchecked_return_type = "ActivityRecord[]")]
+    pub fn activity(&self, since: Option<f64>) -> Result<JsValue, JsValue> {
+        to_js(
+            &self
+                .shared
+                .rt
+                .borrow()
+                .activity_since(since.unwrap_or(0.0) as u64),
+        )
+    }
+
+    /// Parse a catalog file without registering it (for tools and the CLI).
+    #[wasm_bindgen(js_name = parseCatalog, unchecked_return_type = "ToolSpec[]")]
+    pub fn parse_catalog(
+        file: &str,
+        text: &str,
+        #[wasm_bindgen(unchecked_param_type = "CatalogOptions | undefined")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let o: CatalogOpts = if options.is_undefined() {
+            CatalogOpts::default()
+        } else {
+            from_js(options, "catalog options")?
+        };
+        let opts = CatalogOptions {
+            provider_id: o.provider_id,
+            qualify_names: o.qualify_names,
+            source: o.source,
+            trust: o.trust,
+        };
+        to_js(&js(parse_catalog_text(file, text, &opts))?)
+    }
+}

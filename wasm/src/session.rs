@@ -1,0 +1,291 @@
+//! `HolarynSession`: one agent conversation — discovery tools, gated calls,
+//! bounded code, footprints and the Capability Center table.
+
+use crate::convert::{from_js, json, to_js};
+use crate::driver::drive;
+use crate::errors::js;
+use crate::host::Host;
+use crate::shared::Shared;
+use holaryn_core::builtin::is_discovery_tool;
+use holaryn_core::gate::CallStatus;
+use holaryn_core::session::PolicyFile;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// One session of the runtime.
+#[wasm_bindgen]
+pub struct HolarynSession {
+    shared: Rc<Shared>,
+    id: String,
+    host: RefCell<Host>,
+}
+
+impl HolarynSession {
+    pub(crate) fn new(shared: Rc<Shared>, id: String) -> Self {
+        HolarynSession {
+            shared,
+            id,
+            host: RefCell::new(Host::new(JsValue::UNDEFINED)),
+        }
+    }
+
+    fn with_rt<T: serde::Serialize>(
+        &self,
+        f: impl FnOnce(&mut holaryn_core::Runtime, u64) -> holaryn_core::Result<T>,
+    ) -> Result<JsValue, JsValue> {
+        let now = js_sys::Date::now() as u64;
+        let r = f(&mut self.shared.rt.borrow_mut(), now);
+        self.shared.flush();
+        to_js(&js(r)?)
+    }
+}
+
+#[wasm_bindgen]
+impl HolarynSession {
+    /// The session id.
+    #[wasm_bindgen(getter)]
+    pub fn id(&self) -> String {
+        self.id.clone()
+    }
+
+    /// The session's effective registry version.
+    #[wasm_bindgen(getter)]
+    pub fn version(&self) -> Result<String, JsValue> {
+        js(self
+            .shared
+            .rt
+            .borrow()
+            .session(&self.id)
+            .map(|s| s.version().to_string()))
+    }
+
+    /// Whether dynamic discovery is on (snapshotted at creation).
+    #[wasm_bindgen(getter, js_name = dynamicDiscovery)]
+    pub fn dynamic_discovery(&self) -> Result<bool, JsValue> {
+        js(self
+            .shared
+            .rt
+            .borrow()
+            .session(&self.id)
+            .map(|s| s.options.dynamic_discovery))
+    }
+
+    /// Whether bounded code mode is on (snapshotted at creation).
+    #[wasm_bindgen(getter, js_name = boundedCodeMode)]
+    pub fn bounded_code_mode(&self) -> Result<bool, JsValue> {
+        js(self
+            .shared
+            .rt
+            .borrow()
+            .session(&self.id)
+            .map(|s| s.options.bounded_code_mode))
+    }
+
+    /// The bounded-code limits in force.
+    #[wasm_bindgen(getter, js_name = codeLimits, unchecked_return_type = "CodeLimits")]
+    pub fn code_limits(&self) -> Result<JsValue, JsValue> {
+        let l = js(self
+            .shared
+            .rt
+            .borrow()
+            .session(&self.id)
+            .map(|s| s.code_limits))?;
+        to_js(&l)
+    }
+
+    /// `tool_search`: up to 8 ranked, schema-free descriptors.
+    #[wasm_bindgen(unchecked_return_type = "SearchOutput")]
+    pub fn search(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SearchInput")] input: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let input = json(input, "tool_search input")?;
+        self.with_rt(|rt, now| rt.tool_search(&self.id, &input, now))
+    }
+
+    /// `tool_list`: a bounded page filtered by state, source or provider.
+    #[wasm_bindgen(unchecked_return_type = "ListOutput")]
+    pub fn list(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ListInput | undefined")] input: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let input = if input.is_undefined() {
+            json!({})
+        } else {
+            json(input, "tool_list input")?
+        };
+        self.with_rt(|rt, now| rt.tool_list(&self.id, &input, now))
+    }
+
+    /// `tool_inspect`: one exact name, alias or handle; loads its schema when permitted.
+    #[wasm_bindgen(unchecked_return_type = "InspectOutput")]
+    pub fn inspect(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "InspectInput")] input: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let input = json(input, "tool_inspect input")?;
+        self.with_rt(|rt, now| rt.tool_inspect(&self.id, &input, now))
+    }
+
+    /// The model-visible tools now (discovery tools + loaded, or the static list).
+    #[wasm_bindgen(js_name = modelTools, unchecked_return_type = "ModelTool[]")]
+    pub fn model_tools(&self) -> Result<JsValue, JsValue> {
+        self.with_rt(|rt, _| rt.model_tools(&self.id))
+    }
+
+    /// Schema bytes now, at creation, and what the static list would be.
+    #[wasm_bindgen(unchecked_return_type = "Footprint")]
+    pub fn footprint(&self) -> Result<JsValue, JsValue> {
+        self.with_rt(|rt, _| rt.footprint(&self.id))
+    }
+
+    /// The Capability Center table: one row per tool, with state, reason and next safe action.
+    #[wasm_bindgen(js_name = capabilityTable, unchecked_return_type = "CapabilityRow[]")]
+    pub fn capability_table(&self) -> Result<JsValue, JsValue> {
+        self.with_rt(|rt, _| rt.capability_table(&self.id))
+    }
+
+    /// Replace the host session rules `{allow?, deny?}` (a registry change for this session).
+    #[wasm_bindgen(js_name = setRules)]
+    pub fn set_rules(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PolicyRules")] rules: JsValue,
+    ) -> Result<(), JsValue> {
+        let rules = json(rules, "rules")?;
+        let now = js_sys::Date::now() as u64;
+        let r = self
+            .shared
+            .rt
+            .borrow_mut()
+            .edit_session(&self.id, now, |s| s.set_rules(&rules));
+        self.shared.flush();
+        js(r)
+    }
+
+    /// Replace the project policy file (`{path, text}` or null). On error the last good policy stays.
+    #[wasm_bindgen(js_name = setProjectPolicy)]
+    pub fn set_project_policy(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PolicyFile | null")] file: JsValue,
+    ) -> Result<(), JsValue> {
+        let file: Option<PolicyFile> = if file.is_null() || file.is_undefined() {
+            None
+        } else {
+            Some(from_js(file, "policy file")?)
+        };
+        let now = js_sys::Date::now() as u64;
+        let r = self
+            .shared
+            .rt
+            .borrow_mut()
+            .edit_session(&self.id, now, |s| s.set_project_policy(file));
+        self.shared.flush();
+        js(r)
+    }
+
+    /// Default host callbacks for this session's calls (`execute`, `approve`, `hook`, `screen`, `signal`, `now`).
+    #[wasm_bindgen(js_name = setHost)]
+    pub fn set_host(&self, #[wasm_bindgen(unchecked_param_type = "Host")] host: JsValue) {
+        *self.host.borrow_mut() = Host::new(host);
+    }
+
+    /// Call a tool through the gate (name, alias or handle). Resolves to the outcome; never rejects for tool failures.
+    #[wasm_bindgen(unchecked_return_type = "Promise<CallOutcome>")]
+    pub fn call(
+        &self,
+        target: String,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Host | undefined")] host: JsValue,
+    ) -> Result<js_sys::Promise, JsValue> {
+        let args = if args.is_undefined() {
+            json!({})
+        } else {
+            json(args, "arguments")?
+        };
+        let host = Host::new(host).or(&self.host.borrow());
+        let shared = self.shared.clone();
+        let id = self.id.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let now = host.now();
+            let first = shared.rt.borrow_mut().start_call(&id, &target, args, now);
+            let outcome = drive(shared.clone(), host, first).await;
+            shared.flush();
+            to_js(&outcome)
+        }))
+    }
+
+    /// Dispatch one model tool call (discovery tool or gated call); resolves to `{isError, content}`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
+    pub fn dispatch(
+        &self,
+        name: String,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Host | undefined")] host: JsValue,
+    ) -> Result<js_sys::Promise, JsValue> {
+        let args = if args.is_undefined() {
+            json!({})
+        } else {
+            json(args, "arguments")?
+        };
+        if is_discovery_tool(&name) {
+            let now = js_sys::Date::now() as u64;
+            let r: holaryn_core::Result<Value> = {
+                let mut rt = self.shared.rt.borrow_mut();
+                let dynamic = rt.session(&self.id).map(|s| s.is_dynamic());
+                match dynamic {
+                    Err(e) => Err(e),
+                    Ok(false) => Err(holaryn_core::Error::new(
+                        holaryn_core::ErrorCode::ToolUnknown,
+                        "discovery tools are off in a static session",
+                    )
+                    .with_tool(name.clone())),
+                    Ok(true) => match name.as_str() {
+                        "tool_search" => rt
+                            .tool_search(&self.id, &args, now)
+                            .and_then(|o| to_value(&o)),
+                        "tool_list" => rt
+                            .tool_list(&self.id, &args, now)
+                            .and_then(|o| to_value(&o)),
+                        _ => rt
+                            .tool_inspect(&self.id, &args, now)
+                            .and_then(|o| to_value(&o)),
+                    },
+                }
+            };
+            self.shared.flush();
+            let result = match r {
+                Ok(v) => json!({"isError": false, "content": v}),
+                Err(e) => json!({"isError": true, "content": {"error": e}}),
+            };
+            let v = to_js(&result)?;
+            return Ok(js_sys::Promise::resolve(&v));
+        }
+        let host = Host::new(host).or(&self.host.borrow());
+        let shared = self.shared.clone();
+        let id = self.id.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let now = host.now();
+            let first = shared.rt.borrow_mut().start_call(&id, &name, args, now);
+            let o = drive(shared.clone(), host, first).await;
+            shared.flush();
+            let result = if o.status == CallStatus::Ok {
+                json!({"isError": false, "content": o.output, "outcome": o})
+            } else {
+                json!({"isError": true, "content": {"error": {"code": o.code, "message": o.message, "nextAction": o.next_action, "errors": o.errors, "output": o.output}}, "outcome": o})
+            };
+            to_js(&result)
+        }))
+    }
+
+    /// Close the session.
+    pub fn close(&self) -> Result<(), JsValue> {
+        js(self.shared.rt.borrow_mut().close_session(&self.id))
+    }
+}
+
+fn to_value<T: serde::Serialize>(v: &T) -> holaryn_core::Result<Value> {
+    serde_json::to_value(v)
+        .map_err(|e| holaryn_core::Error::new(holaryn_core::ErrorCode::InputInvalid, e.to_string()))
+}

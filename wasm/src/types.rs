@@ -1,0 +1,117 @@
+//! Exact TypeScript types of the boundary (no `any`). Contract tests in
+//! `tests/node` round-trip real values against these shapes.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonSchema = { [key: string]: JsonValue } | boolean;
+export type Source = "native" | "mcp" | "skill" | "slash_command" | "browser" | "extension" | "connected_app";
+export type Trust = "builtin" | "trusted" | "untrusted";
+export type Visibility = "model_visible" | "hidden";
+export type Invokability = "callable" | "catalog_only";
+export type ApprovalMode = "auto" | "ask" | "never";
+export type ToolRole = "ordinary" | "bridge" | "legacy_script" | "code_mode";
+export type ProviderStatus = "connected" | "disconnected" | "needs_auth";
+export type AvailabilityState = "loaded" | "available" | "approval_required" | "denied" | "hidden" | "catalog_only" | "unavailable";
+export type PolicyScope = "provider" | "profile" | "session" | "project";
+
+export interface Provider { id: string; kind?: string; displayName?: string; version?: string; origin?: string; }
+export interface Annotations { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean; }
+
+/** A tool as a host supplies it. */
+export interface ToolSpec {
+  name: string; title?: string; description?: string; aliases?: string[]; source: Source; provider: Provider;
+  localName?: string; trust?: Trust; permissions?: string[]; inputSchema?: JsonSchema; outputSchema?: JsonSchema;
+  annotations?: Annotations; visibility?: Visibility; invokability?: Invokability; approval?: ApprovalMode;
+  timeoutMs?: number; role?: ToolRole; usage?: string;
+}
+
+/** A validated tool in the registry. */
+export interface ToolDescriptor {
+  name: string; localName: string; title: string; description: string; aliases: string[]; source: Source;
+  provider: Required<Pick<Provider, "id" | "kind" | "displayName">> & Pick<Provider, "version" | "origin">;
+  trust: Trust; permissions: string[]; inputSchema: JsonSchema; outputSchema?: JsonSchema; annotations: Annotations;
+  visibility: Visibility; invokability: Invokability; approval: ApprovalMode; timeoutMs?: number; role: ToolRole;
+  usage?: string; schemaHash: string; version: string;
+}
+
+export interface RegistryChange { oldVersion: string; newVersion: string; added: string[]; removed: string[]; changed: string[]; }
+export interface CatalogOptions { providerId?: string; qualifyNames?: boolean; source?: Source; trust?: Trust; }
+
+export interface PolicyRules { allow?: string[]; deny?: string[]; }
+export interface PolicyFile { path: string; text: string; }
+export interface CodeLimits { maxCalls: number; timeoutMs: number; maxOutputBytes: number; maxSourceBytes: number; maxNodes: number; }
+export interface SessionOptions {
+  dynamicDiscovery?: boolean; boundedCodeMode?: boolean; profileAllowedTools?: string[]; hiddenProviders?: string[];
+  rules?: PolicyRules; projectPolicy?: PolicyFile; codeLimits?: Partial<CodeLimits>; defaultTimeoutMs?: number; maxOutputBytes?: number;
+}
+
+export interface Availability { state: AvailabilityState; code: string; reason: string; nextAction: string; scope?: PolicyScope | null; rule?: string | null; }
+export interface SearchInput { query: string; limit?: number; source?: Source; provider?: string; state?: AvailabilityState; }
+export interface ListInput { state?: AvailabilityState; source?: Source; provider?: string; limit?: number; cursor?: string; }
+export interface InspectInput { name: string; }
+export interface ToolSummary {
+  name: string; title: string; summary: string; source: Source; provider: string; state: AvailabilityState;
+  permissions: string[]; trust: Trust; schemaLoaded: boolean; why?: string[];
+}
+export interface SearchOutput { results: ToolSummary[]; registryVersion: string; }
+export interface ListOutput { tools: ToolSummary[]; nextCursor?: string; total: number; registryVersion: string; }
+export interface InspectOutput {
+  name: string; title: string; description: string; source: Source; provider: string; trust: Trust; permissions: string[];
+  annotations: Annotations; aliases: string[]; availability: Availability; asksFirst: boolean; loaded: boolean;
+  schema?: JsonSchema; outputSchema?: JsonSchema; schemaHash?: string; version: string; handle?: string; usage?: string;
+}
+export interface ModelTool { name: string; description: string; inputSchema: JsonSchema; }
+export interface Footprint { now: number; atCreation: number; staticEquivalent: number; }
+export interface CapabilityRow {
+  name: string; title: string; source: Source; provider: string; providerName: string; availability: Availability;
+  permissions: string[]; trust: Trust; provenance: string; asksFirst: boolean; ambientProcessAccess: boolean;
+}
+
+export type CallPath = "direct" | "alias" | "handle" | "legacy_script" | "code";
+export type CallStatus = "ok" | "refused" | "vetoed" | "approval_denied" | "timed_out" | "cancelled" | "failed" | "output_too_large" | "blocked";
+export type GateStage = "resolve" | "governance" | "schema" | "validation" | "hook_before" | "approval" | "execute" | "hook_after" | "screen" | "done";
+export interface ArgError { pointer: string; message: string; }
+export interface CallOutcome {
+  callId: string; status: CallStatus; code: string; message: string; stage: GateStage; tool?: string; path: CallPath;
+  output?: JsonValue; durationMs: number; outputBytes: number; errors?: ArgError[]; nextAction?: string;
+  scope?: string; rule?: string; executed: boolean;
+}
+export interface ToolResult { isError: boolean; content: JsonValue; outcome?: CallOutcome; }
+
+export interface CallInfo {
+  callId: string; sessionId: string; tool: string; localName: string; providerId: string; source: Source; title: string;
+  path: CallPath; timeoutMs: number; fromCode: boolean;
+}
+export interface ExecuteRequest extends CallInfo { args: JsonValue; signal: AbortSignal; }
+export interface ApprovalRequest extends CallInfo { args: JsonValue; reason: "destructive" | "ask_first" | "ambient_process_access"; description: string; }
+export interface HookRequest extends CallInfo { phase: "before" | "after"; }
+export interface ScreenRequest extends CallInfo { output: JsonValue; }
+export type HookDecision = void | boolean | { decision: "continue" } | { decision: "veto"; reason?: string };
+export type ApprovalDecision = boolean | { decision: "approve" } | { decision: "deny"; reason?: string };
+export type ScreenDecision = void | { decision: "pass" } | { decision: "replace"; output: JsonValue } | { decision: "block"; reason?: string };
+/** Host callbacks for calls. Only `execute` is needed for tools that run. */
+export interface Host {
+  execute?: (req: ExecuteRequest) => JsonValue | Promise<JsonValue>;
+  approve?: (req: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>;
+  hook?: (req: HookRequest) => HookDecision | Promise<HookDecision>;
+  screen?: (req: ScreenRequest) => ScreenDecision | Promise<ScreenDecision>;
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+export interface Provenance { providerId: string; providerKind: string; providerVersion?: string; origin?: string; source: string; toolVersion: string; }
+export type ActivityKind = "registry_changed" | "session_created" | "search" | "list" | "schema_load" | "denial" | "invocation" | "code_summary";
+export interface ActivityRecord {
+  seq: number; timeMs: number; kind: ActivityKind; session?: string; tool?: string; provenance?: Provenance;
+  registryVersion: string; outcome: string; reason: string; path?: string; durationMs?: number; bytes?: number;
+  count?: number; scope?: string; rule?: string;
+}
+export interface RegistryChangedEvent {
+  type: "tool_registry_changed"; sessionId?: string; oldVersion: string; newVersion: string; cause: "registry" | "policy";
+  added: string[]; removed: string[]; changed: string[];
+}
+export type HolarynEvent = RegistryChangedEvent | ({ type: "activity" } & ActivityRecord);
+"#;
