@@ -1,6 +1,8 @@
 //! Shared helpers for the core's integration tests.
 #![allow(dead_code)]
 
+pub mod drive;
+
 use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
 use holaryn_core::ToolSpec;
 use serde_json::{json, Value};
