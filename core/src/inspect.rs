@@ -279,3 +279,14 @@ fn stale(why: &str) -> Error {
     )
     .with_next_action("call tool_inspect again to get a current handle")
 }
+
+impl Runtime {
+    /// The session's model-visible tools in a provider format, with bytes and wire names.
+    pub fn export_tools(
+        &self,
+        sid: &str,
+        format: crate::formats::Format,
+    ) -> Result<crate::formats::Export> {
+        Ok(crate::formats::export(&self.model_tools(sid)?, format))
+    }
+}

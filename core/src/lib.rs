@@ -21,6 +21,7 @@ pub mod config;
 pub mod descriptor;
 pub mod discovery;
 pub mod error;
+pub mod formats;
 pub mod gate;
 pub mod handle;
 pub mod hash;

@@ -20,7 +20,13 @@ enum Path {
     Code,
 }
 
-const PATHS: [Path; 5] = [Path::Direct, Path::Alias, Path::Handle, Path::Legacy, Path::Code];
+const PATHS: [Path; 5] = [
+    Path::Direct,
+    Path::Alias,
+    Path::Handle,
+    Path::Legacy,
+    Path::Code,
+];
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Case {
@@ -101,7 +107,8 @@ fn good_args(path: Path) -> Value {
 
 fn world(path: Path, case: Case) -> World {
     let mut rt = Runtime::new();
-    rt.register_values(&tools(case == Case::ApprovalDenied), 0).expect("tools register");
+    rt.register_values(&tools(case == Case::ApprovalDenied), 0)
+        .expect("tools register");
     let tool = tool_of(path);
     let mut opts = SessionOptions {
         dynamic_discovery: true,
@@ -132,7 +139,10 @@ fn handle(w: &mut World, tool: &str) -> String {
 }
 
 fn python(v: &Value) -> String {
-    v.to_string().replace("true", "True").replace("false", "False").replace("null", "None")
+    v.to_string()
+        .replace("true", "True")
+        .replace("false", "False")
+        .replace("null", "None")
 }
 
 /// Run one (path, case) and return what happened.
@@ -144,25 +154,33 @@ fn run(path: Path, case: Case) -> Driven {
     // Handles are taken after inspect (dynamic sessions), before any change.
     let mut target = match path {
         Path::Direct | Path::Legacy => tool.to_string(),
-        Path::Alias => if path == Path::Legacy { "sh".into() } else { "cat".into() },
-        Path::Handle | Path::Code if case == Case::NotLoaded => "toolh_0000000000000000000000000000000000000000".into(),
+        Path::Alias => {
+            if path == Path::Legacy {
+                "sh".into()
+            } else {
+                "cat".into()
+            }
+        }
+        Path::Handle | Path::Code if case == Case::NotLoaded => {
+            "toolh_0000000000000000000000000000000000000000".into()
+        }
         Path::Handle | Path::Code => handle(&mut w, tool),
     };
     match case {
         Case::Allowed | Case::DeniedProvider | Case::DeniedProfile | Case::NotLoaded => {}
-        Case::DeniedSession => w
-            .rt
-            .edit_session(&w.sid, w.now, |s| s.set_rules(&json!({"deny": [tool]})))
-            .expect("rules"),
-        Case::DeniedProject => w
-            .rt
-            .edit_session(&w.sid, w.now, |s| {
+        Case::DeniedSession => {
+            w.rt.edit_session(&w.sid, w.now, |s| s.set_rules(&json!({"deny": [tool]})))
+                .expect("rules")
+        }
+        Case::DeniedProject => {
+            w.rt.edit_session(&w.sid, w.now, |s| {
                 s.set_project_policy(Some(PolicyFile {
                     path: "/repo/.holaryn/tool-policy.json".into(),
                     text: format!("{{\"deny\": [\"{tool}\"]}}"),
                 }))
             })
-            .expect("project policy"),
+            .expect("project policy")
+        }
         Case::Unknown => {
             if matches!(path, Path::Handle | Path::Code) {
                 target = "toolh_ffffffffffffffffffffffffffffffffffffffff".into();
@@ -173,7 +191,10 @@ fn run(path: Path, case: Case) -> Driven {
         Case::Forged => {
             let mut other = Runtime::new();
             other.register_values(&tools(false), 0).expect("tools");
-            let opts = SessionOptions { dynamic_discovery: true, ..SessionOptions::default() };
+            let opts = SessionOptions {
+                dynamic_discovery: true,
+                ..SessionOptions::default()
+            };
             let osid = other.create_session(opts, &secret(77), 0).expect("session");
             let forged = other
                 .tool_inspect(&osid, &json!({ "name": tool }), 0)
@@ -186,15 +207,31 @@ fn run(path: Path, case: Case) -> Driven {
             };
         }
         Case::StaleAfterChange => {
-            w.rt.register_values(&[common::native("glob_files", "Find files")], w.now).expect("change");
+            w.rt.register_values(&[common::native("glob_files", "Find files")], w.now)
+                .expect("change");
         }
         Case::Removed => {
-            w.rt
-                .update(holaryn_core::registry::Update { remove: vec![tool.into()], ..Default::default() }, w.now)
-                .expect("removed");
+            w.rt.update(
+                holaryn_core::registry::Update {
+                    remove: vec![tool.into()],
+                    ..Default::default()
+                },
+                w.now,
+            )
+            .expect("removed");
         }
-        Case::InvalidArgs => args = if path == Path::Legacy { json!({"command": 5}) } else { json!({"path": 5}) },
-        Case::HookVeto => script.before = HookAnswer::Veto { reason: "not now".into() },
+        Case::InvalidArgs => {
+            args = if path == Path::Legacy {
+                json!({"command": 5})
+            } else {
+                json!({"path": 5})
+            }
+        }
+        Case::HookVeto => {
+            script.before = HookAnswer::Veto {
+                reason: "not now".into(),
+            }
+        }
         Case::ApprovalDenied => script.approve = false,
         Case::Timeout => script.exec = Exec::TimedOut,
         Case::HostCancel => script.cancel_at = Some("execute"),
@@ -203,7 +240,8 @@ fn run(path: Path, case: Case) -> Driven {
     if path == Path::Code {
         // A registry or policy change clears every loaded schema, run_tool_code's
         // too: the model re-inspects it; the program's old handle stays stale.
-        let _ = w.rt.tool_inspect(&w.sid, &json!({"name": "run_tool_code"}), w.now);
+        let _ =
+            w.rt.tool_inspect(&w.sid, &json!({"name": "run_tool_code"}), w.now);
     }
     let (target, args) = if path == Path::Code {
         let code = format!("r = call(\"{target}\", {})\n", python(&args));
@@ -222,7 +260,16 @@ fn expected(path: Path, case: Case) -> (CallStatus, &'static str, Stage, bool) {
     let handle_like = matches!(path, Path::Handle | Path::Code);
     match case {
         Case::Allowed => (S::Ok, "ok", Stage::Done, true),
-        Case::DeniedProvider | Case::DeniedProfile => (S::Refused, if handle_like { "handle.forged" } else { "tool.unknown" }, Stage::Resolve, false),
+        Case::DeniedProvider | Case::DeniedProfile => (
+            S::Refused,
+            if handle_like {
+                "handle.forged"
+            } else {
+                "tool.unknown"
+            },
+            Stage::Resolve,
+            false,
+        ),
         Case::DeniedSession | Case::DeniedProject => {
             if handle_like {
                 (S::Refused, "handle.stale", Stage::Resolve, false)
@@ -230,7 +277,16 @@ fn expected(path: Path, case: Case) -> (CallStatus, &'static str, Stage, bool) {
                 (S::Refused, "policy.denied", Stage::Governance, false)
             }
         }
-        Case::Unknown => (S::Refused, if handle_like { "handle.forged" } else { "tool.unknown" }, Stage::Resolve, false),
+        Case::Unknown => (
+            S::Refused,
+            if handle_like {
+                "handle.forged"
+            } else {
+                "tool.unknown"
+            },
+            Stage::Resolve,
+            false,
+        ),
         Case::Forged => {
             if handle_like {
                 (S::Refused, "handle.forged", Stage::Resolve, false)
@@ -245,7 +301,16 @@ fn expected(path: Path, case: Case) -> (CallStatus, &'static str, Stage, bool) {
                 (S::Refused, "schema.not_loaded", Stage::Schema, false)
             }
         }
-        Case::Removed => (S::Refused, if handle_like { "handle.stale" } else { "tool.unknown" }, Stage::Resolve, false),
+        Case::Removed => (
+            S::Refused,
+            if handle_like {
+                "handle.stale"
+            } else {
+                "tool.unknown"
+            },
+            Stage::Resolve,
+            false,
+        ),
         Case::NotLoaded => {
             if handle_like {
                 (S::Refused, "handle.forged", Stage::Resolve, false)
@@ -276,22 +341,46 @@ fn every_path_and_case_stops_at_the_right_step() {
             let o = &d.outcome;
             let got = (o.status, o.code.as_str(), o.stage, !d.executed.is_empty());
             if got != (status, code, stage, executes) || o.executed != executes {
-                failures.push(format!("{path:?} × {case:?}: expected {:?}, got {got:?} ({})", (status, code, stage, executes), o.message));
+                failures.push(format!(
+                    "{path:?} × {case:?}: expected {:?}, got {got:?} ({})",
+                    (status, code, stage, executes),
+                    o.message
+                ));
             }
             if path == Path::Legacy && case == Case::Allowed && d.approvals != 1 {
                 failures.push("run_tool_script must always ask for approval".into());
             }
         }
     }
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
-fn check_code(path: Path, case: Case, d: &Driven, status: CallStatus, code: &str, executes: bool, failures: &mut Vec<String>) {
+fn check_code(
+    path: Path,
+    case: Case,
+    d: &Driven,
+    status: CallStatus,
+    code: &str,
+    executes: bool,
+    failures: &mut Vec<String>,
+) {
     // The outer run_tool_code call reports the run; its trace row holds the inner call.
     let out = d.outcome.output.clone().unwrap_or(Value::Null);
     let row = out.pointer("/trace/0").cloned().unwrap_or(Value::Null);
-    let row_status = row.get("status").and_then(Value::as_str).unwrap_or("none").to_string();
-    let row_code = row.get("errorCode").and_then(Value::as_str).map(str::to_string);
+    let row_status = row
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or("none")
+        .to_string();
+    let row_code = row
+        .get("errorCode")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let ok = if status == CallStatus::Ok {
         d.outcome.status == CallStatus::Ok && row_status == "ok"
     } else {
@@ -308,23 +397,43 @@ fn check_code(path: Path, case: Case, d: &Driven, status: CallStatus, code: &str
 #[test]
 fn a_deny_added_after_inspect_applies_to_the_next_direct_call() {
     let mut w = world(Path::Direct, Case::Allowed);
-    w.rt.edit_session(&w.sid, w.now, |s| s.set_rules(&json!({"deny": ["cat"]}))).expect("rules");
-    let step = w.rt.start_call(&w.sid, "read_file", json!({"path": "a"}), w.now);
+    w.rt.edit_session(&w.sid, w.now, |s| s.set_rules(&json!({"deny": ["cat"]})))
+        .expect("rules");
+    let step =
+        w.rt.start_call(&w.sid, "read_file", json!({"path": "a"}), w.now);
     let mut now = w.now;
     let d = drive(&mut w.rt, step, &Script::default(), &mut now);
-    assert_eq!(d.outcome.code, "policy.denied", "denying an alias denies the tool");
+    assert_eq!(
+        d.outcome.code, "policy.denied",
+        "denying an alias denies the tool"
+    );
     assert!(d.executed.is_empty());
 }
 
 #[test]
 fn registry_change_during_approval_is_refused_before_execute() {
     let mut w = world(Path::Legacy, Case::Allowed);
-    let step = w.rt.start_call(&w.sid, "run_tool_script", json!({"command": "ls"}), w.now);
-    let holaryn_core::gate::GateStep::HookBefore(h) = step else { panic!("expected the before hook") };
+    let step =
+        w.rt.start_call(&w.sid, "run_tool_script", json!({"command": "ls"}), w.now);
+    let holaryn_core::gate::GateStep::HookBefore(h) = step else {
+        panic!("expected the before hook")
+    };
     let step = h.resume(&mut w.rt, HookAnswer::Continue, w.now);
-    let holaryn_core::gate::GateStep::Approval(a) = step else { panic!("expected approval") };
-    w.rt.register_values(&[common::native("glob_files", "Find files")], w.now).expect("change");
-    let step = a.resume(&mut w.rt, holaryn_core::gate::ApprovalAnswer::Approve, w.now);
-    let holaryn_core::gate::GateStep::Done(o) = step else { panic!("must not execute") };
-    assert_eq!((o.code.as_str(), o.stage, o.executed), ("handle.stale", Stage::Execute, false));
+    let holaryn_core::gate::GateStep::Approval(a) = step else {
+        panic!("expected approval")
+    };
+    w.rt.register_values(&[common::native("glob_files", "Find files")], w.now)
+        .expect("change");
+    let step = a.resume(
+        &mut w.rt,
+        holaryn_core::gate::ApprovalAnswer::Approve,
+        w.now,
+    );
+    let holaryn_core::gate::GateStep::Done(o) = step else {
+        panic!("must not execute")
+    };
+    assert_eq!(
+        (o.code.as_str(), o.stage, o.executed),
+        ("handle.stale", Stage::Execute, false)
+    );
 }

@@ -7,6 +7,7 @@ use crate::errors::js;
 use crate::host::Host;
 use crate::shared::Shared;
 use holaryn_core::builtin::is_discovery_tool;
+use holaryn_core::formats::{self, Format};
 use holaryn_core::gate::CallStatus;
 use holaryn_core::session::PolicyFile;
 use serde_json::{json, Value};
@@ -229,59 +230,99 @@ impl HolarynSession {
         } else {
             json(args, "arguments")?
         };
-        if is_discovery_tool(&name) {
-            let now = js_sys::Date::now() as u64;
-            let r: holaryn_core::Result<Value> = {
-                let mut rt = self.shared.rt.borrow_mut();
-                let dynamic = rt.session(&self.id).map(|s| s.is_dynamic());
-                match dynamic {
-                    Err(e) => Err(e),
-                    Ok(false) => Err(holaryn_core::Error::new(
-                        holaryn_core::ErrorCode::ToolUnknown,
-                        "discovery tools are off in a static session",
-                    )
-                    .with_tool(name.clone())),
-                    Ok(true) => match name.as_str() {
-                        "tool_search" => rt
-                            .tool_search(&self.id, &args, now)
-                            .and_then(|o| to_value(&o)),
-                        "tool_list" => rt
-                            .tool_list(&self.id, &args, now)
-                            .and_then(|o| to_value(&o)),
-                        _ => rt
-                            .tool_inspect(&self.id, &args, now)
-                            .and_then(|o| to_value(&o)),
-                    },
-                }
-            };
-            self.shared.flush();
-            let result = match r {
-                Ok(v) => json!({"isError": false, "content": v}),
-                Err(e) => json!({"isError": true, "content": {"error": e}}),
-            };
-            let v = to_js(&result)?;
-            return Ok(js_sys::Promise::resolve(&v));
-        }
         let host = Host::new(host).or(&self.host.borrow());
-        let shared = self.shared.clone();
-        let id = self.id.clone();
+        let (shared, id) = (self.shared.clone(), self.id.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let now = host.now();
-            let first = shared.rt.borrow_mut().start_call(&id, &name, args, now);
-            let o = drive(shared.clone(), host, first).await;
-            shared.flush();
-            let result = if o.status == CallStatus::Ok {
-                json!({"isError": false, "content": o.output, "outcome": o})
-            } else {
-                json!({"isError": true, "content": {"error": {"code": o.code, "message": o.message, "nextAction": o.next_action, "errors": o.errors, "output": o.output}}, "outcome": o})
-            };
-            to_js(&result)
+            to_js(&dispatch(shared, id, name, args, host).await)
+        }))
+    }
+
+    /// The model-visible tools in a provider format (`anthropic`, `openai_chat`, `openai_responses`, `mcp`), with bytes and wire names.
+    #[wasm_bindgen(js_name = exportTools, unchecked_return_type = "ToolExport")]
+    pub fn export_tools(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ModelFormat")] format: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let format: Format = from_js(format, "format")?;
+        self.with_rt(|rt, _| rt.export_tools(&self.id, format))
+    }
+
+    /// Dispatch a provider-shaped tool call (`tool_use` block, chat `tool_calls[i]`, Responses `function_call`,
+    /// or MCP `tools/call` params); resolves to the provider's tool-result shape.
+    #[wasm_bindgen(js_name = dispatchModelCall, unchecked_return_type = "Promise<JsonValue>")]
+    pub fn dispatch_model_call(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ModelFormat")] format: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "JsonValue")] call: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Host | undefined")] host: JsValue,
+    ) -> Result<js_sys::Promise, JsValue> {
+        let format: Format = from_js(format, "format")?;
+        let call = json(call, "tool call")?;
+        let parsed = js(formats::parse_call(format, &call))?;
+        let names = {
+            let rt = self.shared.rt.borrow();
+            js(rt.export_tools(&self.id, format))?.names
+        };
+        // Unknown wire names go through unchanged so the gate reports them.
+        let name = names
+            .get(&parsed.name)
+            .cloned()
+            .unwrap_or(parsed.name.clone());
+        let host = Host::new(host).or(&self.host.borrow());
+        let (shared, id) = (self.shared.clone(), self.id.clone());
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let r = dispatch(shared, id, name, parsed.arguments, host).await;
+            let is_error = r.get("isError").and_then(Value::as_bool).unwrap_or(true);
+            let content = r.get("content").cloned().unwrap_or(Value::Null);
+            to_js(&formats::result_shape(
+                format,
+                &parsed.call_id,
+                is_error,
+                &content,
+            ))
         }))
     }
 
     /// Close the session.
     pub fn close(&self) -> Result<(), JsValue> {
         js(self.shared.rt.borrow_mut().close_session(&self.id))
+    }
+}
+
+/// One model tool call: a discovery tool runs at once, anything else goes through the gate.
+async fn dispatch(shared: Rc<Shared>, id: String, name: String, args: Value, host: Host) -> Value {
+    if is_discovery_tool(&name) {
+        let now = host.now();
+        let r: holaryn_core::Result<Value> = {
+            let mut rt = shared.rt.borrow_mut();
+            match rt.session(&id).map(|s| s.is_dynamic()) {
+                Err(e) => Err(e),
+                Ok(false) => Err(holaryn_core::Error::new(
+                    holaryn_core::ErrorCode::ToolUnknown,
+                    "discovery tools are off in a static session",
+                )
+                .with_tool(name.clone())),
+                Ok(true) => match name.as_str() {
+                    "tool_search" => rt.tool_search(&id, &args, now).and_then(|o| to_value(&o)),
+                    "tool_list" => rt.tool_list(&id, &args, now).and_then(|o| to_value(&o)),
+                    _ => rt.tool_inspect(&id, &args, now).and_then(|o| to_value(&o)),
+                },
+            }
+        };
+        shared.flush();
+        return match r {
+            Ok(v) => json!({"isError": false, "content": v}),
+            Err(e) => json!({"isError": true, "content": {"error": e}}),
+        };
+    }
+    let now = host.now();
+    let first = shared.rt.borrow_mut().start_call(&id, &name, args, now);
+    let o = drive(shared.clone(), host, first).await;
+    shared.flush();
+    if o.status == CallStatus::Ok {
+        json!({"isError": false, "content": o.output, "outcome": o})
+    } else {
+        json!({"isError": true, "content": {"error": {"code": o.code, "message": o.message, "nextAction": o.next_action, "errors": o.errors, "output": o.output}}, "outcome": o})
     }
 }
 

@@ -113,5 +113,7 @@ export interface RegistryChangedEvent {
   type: "tool_registry_changed"; sessionId?: string; oldVersion: string; newVersion: string; cause: "registry" | "policy";
   added: string[]; removed: string[]; changed: string[];
 }
+export type ModelFormat = "anthropic" | "openai_chat" | "openai_responses" | "mcp";
+export interface ToolExport { format: ModelFormat; tools: { [key: string]: JsonValue }[]; bytes: number; names: { [wireName: string]: string }; }
 export type HolarynEvent = RegistryChangedEvent | ({ type: "activity" } & ActivityRecord);
 "#;

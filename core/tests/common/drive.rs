@@ -55,9 +55,18 @@ pub fn drive(rt: &mut Runtime, mut step: GateStep, script: &Script, now: &mut u6
     let mut approvals = 0;
     loop {
         step = match step {
-            GateStep::Done(outcome) => return Driven { outcome, executed, approvals },
+            GateStep::Done(outcome) => {
+                return Driven {
+                    outcome,
+                    executed,
+                    approvals,
+                }
+            }
             GateStep::HookBefore(r) => {
-                let outer = r.call().descriptor().is_some_and(|d| d.name == "run_tool_code");
+                let outer = r
+                    .call()
+                    .descriptor()
+                    .is_some_and(|d| d.name == "run_tool_code");
                 if script.cancel_at == Some("before") {
                     GateStep::Done(r.cancel(rt, *now))
                 } else if outer {
@@ -82,11 +91,22 @@ pub fn drive(rt: &mut Runtime, mut step: GateStep, script: &Script, now: &mut u6
                 } else if script.approve {
                     r.resume(rt, ApprovalAnswer::Approve, *now)
                 } else {
-                    r.resume(rt, ApprovalAnswer::Deny { reason: "operator said no".into() }, *now)
+                    r.resume(
+                        rt,
+                        ApprovalAnswer::Deny {
+                            reason: "operator said no".into(),
+                        },
+                        *now,
+                    )
                 }
             }
             GateStep::Execute(r) => {
-                executed.push(r.call().descriptor().map(|d| d.name.clone()).unwrap_or_default());
+                executed.push(
+                    r.call()
+                        .descriptor()
+                        .map(|d| d.name.clone())
+                        .unwrap_or_default(),
+                );
                 if script.cancel_at == Some("execute") {
                     *now += 1;
                     GateStep::Done(r.cancel(rt, *now))
@@ -96,7 +116,9 @@ pub fn drive(rt: &mut Runtime, mut step: GateStep, script: &Script, now: &mut u6
                             *now += ms;
                             r.resume(rt, ExecAnswer::Ok { output: v.clone() }, *now)
                         }
-                        Exec::Error(m) => r.resume(rt, ExecAnswer::Error { message: m.clone() }, *now),
+                        Exec::Error(m) => {
+                            r.resume(rt, ExecAnswer::Error { message: m.clone() }, *now)
+                        }
                         Exec::TimedOut => {
                             *now += r.call().timeout_ms() + 1;
                             r.resume(rt, ExecAnswer::TimedOut, *now)

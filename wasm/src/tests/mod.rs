@@ -163,3 +163,59 @@ async fn destructive_tools_ask_first_and_a_denial_never_executes() {
     );
     assert_eq!(calls.length(), 0, "execute never reached");
 }
+
+#[wasm_bindgen_test]
+async fn every_model_format_round_trips_export_call_dispatch_result() {
+    let rt = HolarynRuntime::new(JsValue::UNDEFINED).expect("runtime");
+    rt.register_tools(parse(
+        r#"[{"name":"gh/create_issue","description":"Create an issue","source":"mcp","provider":{"id":"gh"},
+            "inputSchema":{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}}]"#,
+    ))
+    .expect("tools");
+    let s = dynamic(&rt, 5);
+    s.inspect(parse(r#"{"name":"gh/create_issue"}"#))
+        .expect("inspect");
+    let host = js_sys::Object::new();
+    let exec = Function::new_with_args("req", "return {created: req.args.title, tool: req.tool}");
+    Reflect::set(&host, &"execute".into(), &exec).expect("set");
+    s.set_host(host.into());
+    let cases = [
+        (
+            "anthropic",
+            r#"{"type":"tool_use","id":"tu_1","name":"gh__create_issue","input":{"title":"Bug"}}"#,
+            "content",
+        ),
+        (
+            "openai_chat",
+            r#"{"id":"call_1","type":"function","function":{"name":"gh__create_issue","arguments":"{\"title\":\"Bug\"}"}}"#,
+            "content",
+        ),
+        (
+            "openai_responses",
+            r#"{"type":"function_call","call_id":"fc_1","name":"gh__create_issue","arguments":"{\"title\":\"Bug\"}"}"#,
+            "output",
+        ),
+        (
+            "mcp",
+            r#"{"name":"gh/create_issue","arguments":{"title":"Bug"}}"#,
+            "content.0.text",
+        ),
+    ];
+    for (format, call, text_at) in cases {
+        let export = s.export_tools(JsValue::from_str(format)).expect("export");
+        assert!(
+            get(&export, "bytes").as_f64().unwrap_or(0.0) > 0.0,
+            "{format}: bytes reported"
+        );
+        let p = s
+            .dispatch_model_call(JsValue::from_str(format), parse(call), JsValue::UNDEFINED)
+            .expect("dispatch");
+        let result = JsFuture::from(p).await.expect("result");
+        let text = get(&result, text_at).as_string().unwrap_or_default();
+        assert!(text.contains("\"created\":\"Bug\""), "{format}: {text}");
+        assert!(
+            text.contains("gh/create_issue"),
+            "{format}: canonical tool executed"
+        );
+    }
+}
