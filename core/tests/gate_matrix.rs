@@ -386,7 +386,7 @@ fn check_code(
     } else {
         d.outcome.status != CallStatus::Ok && row_code.as_deref() == Some(code)
     };
-    if !ok || (!d.executed.is_empty()) != executes {
+    if !ok || d.executed.is_empty() == executes {
         failures.push(format!(
             "{path:?} × {case:?}: expected row code {code}, got outer {:?}/{} row {row_status}/{row_code:?}, executed {:?}",
             d.outcome.status, d.outcome.code, d.executed
