@@ -274,8 +274,13 @@ impl Runtime {
             {
                 return false;
             }
-            let a = self.availability_of(session, tool);
-            a.state != AvailabilityState::Hidden && input.state.is_none_or(|s| s == a.state)
+            match input.state {
+                None => self.is_discoverable(session, tool),
+                Some(want) => {
+                    let state = self.availability_of(session, tool).state;
+                    state != AvailabilityState::Hidden && state == want
+                }
+            }
         };
         let hits = catalog.index.search(&input.query, limit, &accept);
         let results: Vec<ToolSummary> = hits

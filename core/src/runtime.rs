@@ -7,7 +7,7 @@
 //! with [`Runtime::drain_events`] after each operation.
 
 use crate::activity::{ActivityKind, ActivityLog, ActivityRecord};
-use crate::availability::{availability, Availability, AvailabilityState};
+use crate::availability::{availability, Availability};
 use crate::builtin::code_tool_entry;
 use crate::descriptor::{ToolDescriptor, Visibility};
 use crate::error::{Error, ErrorCode, Result};
@@ -56,7 +56,7 @@ pub enum Event {
 #[derive(Debug, Clone)]
 pub(crate) struct Catalog {
     pub version: String,
-    pub tools: Vec<Arc<ToolDescriptor>>,
+    pub tools: Arc<Vec<Arc<ToolDescriptor>>>,
     pub index: Arc<SearchIndex>,
 }
 
@@ -316,7 +316,7 @@ impl Runtime {
         let index = Arc::new(SearchIndex::build(&tools));
         let catalog = Catalog {
             version: self.registry.version().to_string(),
-            tools,
+            tools: Arc::new(tools),
             index,
         };
         self.catalog = Some(catalog.clone());
@@ -357,10 +357,10 @@ impl Runtime {
         availability(tool, &decision, status, loaded, session.is_dynamic())
     }
 
-    /// True when the tool may appear to the model at all in this session.
+    /// True when the tool may appear to the model at all in this session
+    /// (cheap: no availability texts are built).
     pub(crate) fn is_discoverable(&self, session: &Session, tool: &ToolDescriptor) -> bool {
-        let a = self.availability_of(session, tool);
-        a.state != AvailabilityState::Hidden
+        !matches!(self.decide(session, tool), Decision::Hidden { .. })
     }
 }
 
