@@ -167,20 +167,9 @@ pub fn code_tool_entry() -> Entry {
         version: String::new(),
     };
     d.version = tool_version(&d);
-    // The schema is a fixed literal above; it always compiles.
-    let validator = jsonschema::validator_for(&d.input_schema)
-        .map(Arc::new)
-        .unwrap_or_else(|_| unreachable_validator());
+    let validator = crate::validate::SchemaValidator::default();
     Entry {
         descriptor: Arc::new(d),
         validator,
-    }
-}
-
-fn unreachable_validator() -> Arc<jsonschema::Validator> {
-    // `true` is always a valid schema.
-    match jsonschema::validator_for(&Value::Bool(true)) {
-        Ok(v) => Arc::new(v),
-        Err(_) => unreachable!("the `true` schema always compiles"),
     }
 }

@@ -10,7 +10,7 @@
 use crate::descriptor::{ToolDescriptor, ToolSpec};
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::json_digest;
-use crate::validate::{normalise, parse_spec, SchemaValidator};
+use crate::validate::{normalise, parse_spec, MetaCache, SchemaValidator};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -86,6 +86,7 @@ pub struct Registry {
     policy_digest: Option<String>,
     version: String,
     generation: u64,
+    metas: MetaCache,
 }
 
 impl Registry {
@@ -249,7 +250,7 @@ impl Registry {
         }
         let mut upserted: BTreeMap<String, Entry> = BTreeMap::new();
         for spec in update.upsert {
-            let (desc, validator) = normalise(spec)?;
+            let (desc, validator) = normalise(spec, &self.metas)?;
             if upserted.contains_key(&desc.name) {
                 return Err(Error::new(
                     ErrorCode::DescriptorDuplicateName,
@@ -310,6 +311,7 @@ impl Registry {
             policy_digest,
             version: String::new(),
             generation: self.generation,
+            metas: self.metas.clone(),
         };
         let new_version = next.compute_version();
         if new_version == self.version {

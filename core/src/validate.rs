@@ -19,8 +19,59 @@ pub const HANDLE_PREFIX: &str = "toolh_";
 /// Longest accepted tool name or alias, in bytes.
 pub const MAX_NAME_BYTES: usize = 128;
 
-/// A compiled input-schema validator shared between registry versions.
-pub type SchemaValidator = Arc<jsonschema::Validator>;
+/// An input-schema validator compiled on first use and shared between
+/// registry versions (compiling every schema at registration is costly in
+/// wasm; registration checks schemas against the cached meta-schema instead).
+#[derive(Clone, Default)]
+pub struct SchemaValidator(
+    Arc<std::sync::OnceLock<std::result::Result<jsonschema::Validator, String>>>,
+);
+
+impl SchemaValidator {
+    /// The compiled validator for `schema` (the schema it was created for), or why it does not compile.
+    pub fn get(&self, schema: &Value) -> std::result::Result<&jsonschema::Validator, &str> {
+        self.0
+            .get_or_init(|| jsonschema::validator_for(schema).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(String::as_str)
+    }
+}
+
+/// Meta-schema validators, built once per draft and shared by clones.
+#[derive(Clone, Default)]
+pub struct MetaCache(
+    std::rc::Rc<
+        std::cell::RefCell<
+            Vec<(
+                jsonschema::Draft,
+                Rc<jsonschema::meta::MetaValidator<'static>>,
+            )>,
+        >,
+    >,
+);
+
+use std::rc::Rc;
+
+impl std::fmt::Debug for MetaCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MetaCache")
+    }
+}
+
+impl MetaCache {
+    fn validator(
+        &self,
+        draft: jsonschema::Draft,
+        schema: &Value,
+    ) -> std::result::Result<Rc<jsonschema::meta::MetaValidator<'static>>, String> {
+        if let Some((_, v)) = self.0.borrow().iter().find(|(d, _)| *d == draft) {
+            return Ok(v.clone());
+        }
+        let v = Rc::new(jsonschema::meta::validator_for(schema).map_err(|e| e.to_string())?);
+        self.0.borrow_mut().push((draft, v.clone()));
+        Ok(v)
+    }
+}
 
 /// Check a tool name or alias; `field` names where it came from.
 pub fn check_name(tool: &str, field: &str, name: &str) -> Result<()> {
@@ -57,8 +108,8 @@ pub fn check_name(tool: &str, field: &str, name: &str) -> Result<()> {
     Ok(())
 }
 
-/// Check that `schema` is a valid JSON Schema and compile it.
-pub fn compile_schema(tool: &str, field: &str, schema: &Value) -> Result<SchemaValidator> {
+/// Check that `schema` is a valid JSON Schema (against its draft's meta-schema).
+pub fn check_schema(tool: &str, field: &str, schema: &Value, metas: &MetaCache) -> Result<()> {
     let invalid = |msg: String, pointer: Option<String>| {
         let mut e = Error::new(ErrorCode::DescriptorInvalidSchema, msg)
             .with_tool(tool)
@@ -77,16 +128,24 @@ pub fn compile_schema(tool: &str, field: &str, schema: &Value) -> Result<SchemaV
             None,
         ));
     }
-    if let Err(err) = jsonschema::meta::validate(schema) {
+    let draft = jsonschema::Draft::default().detect(schema);
+    if draft == jsonschema::Draft::Unknown {
+        return Err(invalid(
+            "unsupported `$schema`: use draft-04, -06, -07, 2019-09 or 2020-12".into(),
+            Some("/$schema".into()),
+        ));
+    }
+    let meta = metas
+        .validator(draft, schema)
+        .map_err(|m| invalid(m, None))?;
+    if let Err(err) = meta.validate(schema) {
         let ptr = err.instance_path().to_string();
         return Err(invalid(
             format!("not a valid JSON Schema: {err}"),
             Some(ptr).filter(|p| !p.is_empty()),
         ));
     }
-    jsonschema::validator_for(schema)
-        .map(Arc::new)
-        .map_err(|err| invalid(format!("schema does not compile: {err}"), None))
+    Ok(())
 }
 
 /// The JSON type name of a value, for messages.
@@ -140,7 +199,7 @@ fn unknown_source(tool: &str, src: &str) -> Error {
 }
 
 /// Validate a spec into a descriptor plus its compiled input validator.
-pub fn normalise(spec: ToolSpec) -> Result<(ToolDescriptor, SchemaValidator)> {
+pub fn normalise(spec: ToolSpec, metas: &MetaCache) -> Result<(ToolDescriptor, SchemaValidator)> {
     let tool = spec.name.clone();
     check_name(&tool, "name", &spec.name)?;
     let source = crate::descriptor::Source::parse(&spec.source)
@@ -170,10 +229,11 @@ pub fn normalise(spec: ToolSpec) -> Result<(ToolDescriptor, SchemaValidator)> {
     let input_schema = spec
         .input_schema
         .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
-    let validator = compile_schema(&tool, "inputSchema", &input_schema)?;
+    check_schema(&tool, "inputSchema", &input_schema, metas)?;
     if let Some(out) = &spec.output_schema {
-        compile_schema(&tool, "outputSchema", out)?;
+        check_schema(&tool, "outputSchema", out, metas)?;
     }
+    let validator = SchemaValidator::default();
     let mut permissions: Vec<String> = spec.permissions.clone();
     if let Some(i) = permissions.iter().position(|p| p.trim().is_empty()) {
         return Err(

@@ -20,10 +20,10 @@ impl Shared {
             Ok(mut rt) => rt.drain_events(),
             Err(_) => return,
         };
-        if events.is_empty() {
+        let listeners: Vec<Function> = self.listeners.borrow().clone();
+        if events.is_empty() || listeners.is_empty() {
             return;
         }
-        let listeners: Vec<Function> = self.listeners.borrow().clone();
         for ev in events {
             let Ok(v) = crate::convert::to_js(&ev) else {
                 continue;

@@ -152,14 +152,19 @@ impl Runtime {
             );
         }
         // 4. Validation.
-        let errors: Vec<ArgError> = entry
-            .validator
-            .iter_errors(&st.args)
-            .map(|e| ArgError {
-                pointer: e.instance_path().to_string(),
-                message: e.to_string(),
-            })
-            .collect();
+        let errors: Vec<ArgError> = match entry.validator.get(&tool.input_schema) {
+            Ok(v) => v
+                .iter_errors(&st.args)
+                .map(|e| ArgError {
+                    pointer: e.instance_path().to_string(),
+                    message: e.to_string(),
+                })
+                .collect(),
+            Err(why) => vec![ArgError {
+                pointer: String::new(),
+                message: format!("the tool's input schema cannot be compiled: {why}"),
+            }],
+        };
         if !errors.is_empty() {
             st.errors = errors;
             st.next_action = Some("fix the arguments to match the tool's input schema".into());

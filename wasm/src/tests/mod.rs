@@ -7,6 +7,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
 
+#[cfg(holaryn_browser_tests)]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 fn parse(json: &str) -> JsValue {
     js_sys::JSON::parse(json).expect("test JSON parses")
 }

@@ -1,0 +1,122 @@
+// tool_search speed through the npm package, side by side with MiniSearch
+// indexing the same fields, on 300 / 3,000 / 30,000 real fixture tools.
+// Run: npm run bench:search   (a benchmark: it measures, it never fails on speed)
+import { readFileSync, readdirSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import MiniSearch from "minisearch";
+import { HolarynRuntime } from "holaryn";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const fixtures = join(root, "tests/fixtures/mcp");
+const SIZES = (process.env.BENCH_SIZES ?? "300,3000,30000").split(",").map(Number);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+
+const QUERIES = [
+  "create a github issue", "find files by name", "read a file", "take a screenshot of the page",
+  "remember this fact about the user", "search the web", "list pull requests", "send a slack message",
+  "query the database", "delete a branch", "refund a payment", "get the weather forecast",
+  "find and read the release notes", "navigate to a url", "list kubernetes pods", "update a linear ticket",
+  "create a calendar event", "upload a file to drive", "get current time in a timezone", "run a sql query",
+  "click a button on the page", "search notion pages", "list directory contents", "commit changes to git",
+  "fetch a web page as markdown", "create a chart", "geocode an address", "list stripe customers",
+  "send an email", "create a jira ticket", "scrape a website", "get pipeline status", "deploy to heroku",
+  "search documentation for a library", "write a file", "list issues assigned to me", "merge a pull request",
+  "get feature flag", "read console logs", "create a memory entity",
+];
+
+function baseSpecs() {
+  const specs = [];
+  for (const f of readdirSync(fixtures).filter((f) => f.endsWith(".json")).sort()) {
+    const provider = f.replace(/\.json$/, "");
+    specs.push(...HolarynRuntime.parseCatalog(f, readFileSync(join(fixtures, f), "utf8"), { providerId: provider, qualifyNames: true }));
+  }
+  return specs;
+}
+
+function catalog(base, n) {
+  const out = [];
+  for (let i = 0; out.length < n; i++) {
+    const t = base[i % base.length];
+    const copy = Math.floor(i / base.length);
+    if (copy === 0) out.push(t);
+    else out.push({ ...t, name: `${t.name}_v${copy}`, provider: { ...t.provider, id: `${t.provider.id}_v${copy}` } });
+  }
+  return out;
+}
+
+function schemaText(schema, depth = 0) {
+  if (!schema || typeof schema !== "object" || depth > 3) return "";
+  const props = schema.properties ?? {};
+  return Object.entries(props)
+    .map(([k, v]) => `${k} ${typeof v?.description === "string" ? v.description : ""} ${schemaText(v, depth + 1)}`)
+    .join(" ");
+}
+
+function pct(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+}
+
+function time(fn) {
+  const t0 = process.hrtime.bigint();
+  const r = fn();
+  return [Number(process.hrtime.bigint() - t0) / 1000, r];
+}
+
+function measure(search) {
+  for (const q of QUERIES) search(q); // warm-up
+  const us = [];
+  for (let r = 0; r < ROUNDS; r++) for (const q of QUERIES) us.push(time(() => search(q))[0]);
+  return { p50: pct(us, 0.5), p95: pct(us, 0.95) };
+}
+
+const base = baseSpecs();
+const results = [];
+for (const n of SIZES) {
+  const tools = catalog(base, n);
+  global.gc?.();
+  const mem0 = process.memoryUsage();
+  const rt = new HolarynRuntime();
+  const [buildUs, session] = time(() => {
+    for (let i = 0; i < tools.length; i += 1000) rt.registerTools(tools.slice(i, i + 1000));
+    const s = rt.createSession({ dynamicDiscovery: true });
+    s.search({ query: "warm the index" }); // the index is built on first search
+    return s;
+  });
+  const mem1 = process.memoryUsage();
+  const h = measure((q) => session.search({ query: q }));
+
+  const [msBuildUs, mini] = time(() => {
+    const m = new MiniSearch({
+      fields: ["name", "title", "description", "schema", "permissions", "provider", "source"],
+      storeFields: ["name"],
+      searchOptions: { boost: { name: 3, title: 2 }, prefix: true, fuzzy: 0.2 },
+    });
+    m.addAll(tools.map((t, id) => ({
+      id, name: t.name.replace(/[_\-/.]/g, " "), title: t.title ?? "", description: t.description ?? "",
+      schema: schemaText(t.inputSchema), permissions: (t.permissions ?? []).join(" "), provider: t.provider.id, source: t.source,
+    })));
+    return m;
+  });
+  const mem2 = process.memoryUsage();
+  const m = measure((q) => mini.search(q).slice(0, 8));
+  const row = {
+    tools: n,
+    holaryn: { p50Us: h.p50, p95Us: h.p95, buildMs: buildUs / 1000, memoryMb: (mem1.rss - mem0.rss) / 1e6 },
+    minisearch: { p50Us: m.p50, p95Us: m.p95, buildMs: msBuildUs / 1000, memoryMb: (mem2.rss - mem1.rss) / 1e6 },
+    speedupP50: m.p50 / h.p50,
+  };
+  results.push(row);
+  console.log(
+    `${String(n).padStart(6)} tools | holaryn p50 ${h.p50.toFixed(1)} µs p95 ${h.p95.toFixed(1)} µs build ${row.holaryn.buildMs.toFixed(0)} ms` +
+      ` | minisearch p50 ${m.p50.toFixed(1)} µs p95 ${m.p95.toFixed(1)} µs build ${row.minisearch.buildMs.toFixed(0)} ms` +
+      ` | ratio ${row.speedupP50.toFixed(2)}x`,
+  );
+}
+const targets = { p50At300Us: 20, p50At30000Us: 1000 };
+mkdirSync(join(root, "benchmarks/results"), { recursive: true });
+writeFileSync(join(root, "benchmarks/results/search-speed.json"), JSON.stringify({ queries: QUERIES.length, rounds: ROUNDS, targets, results }, null, 2));
+for (const r of results) {
+  if (r.speedupP50 < 1) console.log(`NOTE: slower than MiniSearch at ${r.tools} tools`);
+}

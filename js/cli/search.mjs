@@ -1,0 +1,86 @@
+// `holaryn search --catalog FILE "query"` and
+// `holaryn rank --catalog FILE --queries QUERIES.jsonl [--top 8] [--out FILE]`.
+import { readFileSync, writeFileSync } from "node:fs";
+import { CliError, loadCatalog } from "./catalog.mjs";
+
+function session(HolarynRuntime, catalog) {
+  const runtime = new HolarynRuntime();
+  const info = loadCatalog(runtime, catalog);
+  for (const s of info.skipped) process.stderr.write(`holaryn: skipping ${s}\n`);
+  const s = runtime.createSession({ dynamicDiscovery: true, boundedCodeMode: false });
+  return { runtime, session: s, info };
+}
+
+export function searchCommand({ HolarynRuntime }, opts) {
+  if (!opts.catalog) throw new CliError("search needs --catalog FILE");
+  const query = opts._.join(" ");
+  if (!query) throw new CliError('search needs a query: holaryn search --catalog FILE "query"');
+  const { session: s, info } = session(HolarynRuntime, opts.catalog);
+  const limit = opts.top ? Number(opts.top) : 8;
+  const t0 = process.hrtime.bigint();
+  let out;
+  try {
+    out = s.search({ query, limit });
+  } catch (e) {
+    throw new CliError(`${e.detail ?? e.message} (${e.code})`);
+  }
+  const us = Number(process.hrtime.bigint() - t0) / 1000;
+  const lines = [`${info.tools} tools from ${info.files} file(s); "${query}" in ${us.toFixed(1)} µs`];
+  out.results.forEach((r, i) => {
+    lines.push(`${String(i + 1).padStart(2)}. ${r.name}  [${r.source} · ${r.provider} · ${r.state}]`);
+    if (r.summary) lines.push(`    ${r.summary}`);
+    if (r.why?.length) lines.push(`    why: ${r.why.join("; ")}`);
+  });
+  return lines.join("\n") + "\n";
+}
+
+export function rankCommand({ HolarynRuntime }, opts) {
+  if (!opts.catalog) throw new CliError("rank needs --catalog FILE");
+  if (!opts.queries) throw new CliError("rank needs --queries QUERIES.jsonl");
+  const top = opts.top === undefined ? 8 : Number(opts.top);
+  if (!Number.isInteger(top) || top < 1 || top > 8) throw new CliError("--top must be an integer from 1 to 8");
+  let text;
+  try {
+    text = readFileSync(opts.queries, "utf8");
+  } catch (e) {
+    throw new CliError(`${opts.queries}: cannot read: ${e.message}`);
+  }
+  const queries = [];
+  text.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    let q;
+    try {
+      q = JSON.parse(line);
+    } catch (e) {
+      throw new CliError(`${opts.queries}:${i + 1}: not JSON: ${e.message}`);
+    }
+    if (!q || typeof q.query !== "string" || !("id" in q)) {
+      throw new CliError(`${opts.queries}:${i + 1}: each line needs "id" and a string "query"`);
+    }
+    queries.push(q);
+  });
+  const { session: s, info } = session(HolarynRuntime, opts.catalog);
+  const out = [];
+  const times = [];
+  for (const q of queries) {
+    const t0 = process.hrtime.bigint();
+    let ranked;
+    try {
+      ranked = s.search({ query: q.query, limit: top }).results.map((r) => r.name);
+    } catch (e) {
+      throw new CliError(`query ${JSON.stringify(q.id)}: ${e.detail ?? e.message} (${e.code})`);
+    }
+    const us = Number(process.hrtime.bigint() - t0) / 1000;
+    times.push(us);
+    out.push(JSON.stringify({ id: q.id, ranked, us: Math.round(us * 10) / 10 }));
+  }
+  const body = out.join("\n") + (out.length ? "\n" : "");
+  times.sort((a, b) => a - b);
+  const pct = (p) => (times.length ? times[Math.min(times.length - 1, Math.floor(p * times.length))] : 0);
+  const summary = `holaryn rank: ${queries.length} queries over ${info.tools} tools (${info.files} files): p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs\n`;
+  if (opts.out) {
+    writeFileSync(opts.out, body);
+    return { stdout: "", stderr: summary };
+  }
+  return { stdout: body, stderr: summary };
+}

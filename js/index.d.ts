@@ -1,0 +1,30 @@
+// Types of the holaryn package (Node and browser entries share them).
+export type * from "../dist/web/holaryn_wasm.js";
+export { HolarynRuntime, HolarynSession } from "../dist/web/holaryn_wasm.js";
+
+/** Base class of every error the runtime throws; `code` is stable (e.g. `handle.stale`). */
+export class HolarynError extends Error {
+  code: string;
+  detail?: string;
+  tool?: string;
+  field?: string;
+  file?: string;
+  pointer?: string;
+  line?: number;
+  column?: number;
+  suggestions?: string[];
+  nextAction?: string;
+}
+export class DescriptorError extends HolarynError {}
+export class CatalogError extends HolarynError {}
+export class ToolError extends HolarynError {}
+export class HandleError extends HolarynError {}
+export class SessionError extends HolarynError {}
+export class PolicyError extends HolarynError {}
+export class InputError extends HolarynError {}
+export class ConfigError extends HolarynError {}
+export class CodeError extends HolarynError {}
+/** Re-parent a thrown runtime error onto its class. */
+export function typed<T>(err: T): T;
+/** Load the wasm. Required once in browsers and workers; a no-op in Node. */
+export function init(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;

@@ -1,0 +1,31 @@
+// Shared helpers for the Node tests of the built package.
+import { readFileSync, readdirSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+export const fixtures = join(root, "tests/fixtures");
+
+export function native(name, description, extra = {}) {
+  return {
+    name,
+    description,
+    source: "native",
+    provider: { id: "host", kind: "native", displayName: "Host" },
+    trust: "builtin",
+    inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+    ...extra,
+  };
+}
+
+export function secret(seed) {
+  return Uint8Array.from({ length: 32 }, (_, i) => (i * 31 + seed) & 255);
+}
+
+export function mcpFiles() {
+  const dir = join(fixtures, "mcp");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => ({ file: join(dir, f), provider: f.replace(/\.json$/, ""), text: readFileSync(join(dir, f), "utf8") }));
+}
