@@ -28,7 +28,10 @@ wasm-pack test --headless --chrome wasm
 step "npm run build"
 bash scripts/build.sh
 
-step "node --test (the built npm package)"
+step "node --test (the built npm package in Node)"
 node --test --test-reporter=spec tests/node/
+
+step "node --test (the built npm package in headless Chromium via playwright-core)"
+node --test --test-reporter=spec tests/browser/
 
 step "all tests passed"

@@ -37,18 +37,14 @@ impl SchemaValidator {
     }
 }
 
+type MetaEntry = (
+    jsonschema::Draft,
+    Rc<jsonschema::meta::MetaValidator<'static>>,
+);
+
 /// Meta-schema validators, built once per draft and shared by clones.
 #[derive(Clone, Default)]
-pub struct MetaCache(
-    std::rc::Rc<
-        std::cell::RefCell<
-            Vec<(
-                jsonschema::Draft,
-                Rc<jsonschema::meta::MetaValidator<'static>>,
-            )>,
-        >,
-    >,
-);
+pub struct MetaCache(Rc<std::cell::RefCell<Vec<MetaEntry>>>);
 
 use std::rc::Rc;
 

@@ -1,0 +1,10 @@
+// The gate matrix through the npm package in Node (the browser runs the same module).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as pkg from "holaryn";
+import { runGateMatrix } from "../shared/gate-matrix.mjs";
+
+test("5 call paths × every async case stop at the right step", async () => {
+  const failures = await runGateMatrix(pkg);
+  assert.deepEqual(failures, []);
+});
