@@ -129,7 +129,7 @@ impl Runtime {
                 _ => (ActivityKind::Denial, avail.code.as_str()),
             };
             let rec = ActivityRecord {
-                scope: avail.scope.map(|s| format!("{s:?}").to_lowercase()),
+                scope: avail.scope.map(|s| s.as_str().to_string()),
                 rule: avail.rule.clone(),
                 path: Some("inspect".into()),
                 ..ActivityRecord::new(kind, &version, outcome, "tool_inspect loaded nothing")

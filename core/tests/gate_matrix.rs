@@ -118,7 +118,9 @@ fn world(path: Path, case: Case) -> World {
     };
     match case {
         Case::DeniedProvider => opts.hidden_providers = vec!["host".into()],
-        Case::DeniedProfile => opts.profile_allowed_tools = Some(vec!["something_else".into()]),
+        Case::DeniedProfile => {
+            opts.profile_allowed_tools = Some(vec!["something_else".into(), "run_tool_code".into()])
+        }
         _ => {}
     }
     let sid = rt.create_session(opts, &secret(9), 0).expect("session");

@@ -98,7 +98,7 @@ impl Runtime {
         let avail = self.availability_of(session, &tool);
         match avail.state {
             AvailabilityState::Denied => {
-                st.scope = avail.scope.map(|s| format!("{s:?}").to_lowercase());
+                st.scope = avail.scope.map(|s| s.as_str().to_string());
                 st.rule = avail.rule.clone();
                 st.next_action = Some(avail.next_action.clone());
                 return st.refuse(
