@@ -1,40 +1,72 @@
 #!/usr/bin/env bash
 # Idempotent set-up with pinned versions. Usage: scripts/setup.sh [--full]
 #   default: what building and `npm start` need (wasm target, wasm-bindgen, npm ci)
-#   --full:  also wasm-pack and Debian chromium + chromium-driver (for `npm test`)
+#   --full:  also rustfmt + clippy, wasm-pack and Debian chromium + chromium-driver
+#            (what `npm test` needs)
+# Each part is skipped when already in place; nothing downloads a prebuilt
+# binary (everything comes from crates.io, npm or Debian).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$HOLARYN_ROOT"
 full=0
 [ "${1:-}" = "--full" ] && full=1
 
-step "setup: rust target wasm32-unknown-unknown"
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  rustup target add wasm32-unknown-unknown
-fi
+ensure_target() {
+  rustup target list --installed | grep -qx wasm32-unknown-unknown ||
+    rustup target add wasm32-unknown-unknown
+}
 
-step "setup: wasm-bindgen-cli $WASM_BINDGEN_VERSION (project-local .tools)"
-if [ "$(.tools/bin/wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+ensure_components() {
+  local c missing=()
+  for c in rustfmt clippy; do
+    rustup component list --installed | grep -q "^$c" || missing+=("$c")
+  done
+  [ "${#missing[@]}" = 0 ] || rustup component add "${missing[@]}"
+}
+
+ensure_wasm_bindgen() {
+  if [ "$(.tools/bin/wasm-bindgen --version 2>/dev/null || true)" = "wasm-bindgen $WASM_BINDGEN_VERSION" ] &&
+    [ -x .tools/bin/wasm-bindgen-test-runner ]; then
+    echo "already wasm-bindgen $WASM_BINDGEN_VERSION"
+    return
+  fi
   # No --locked: the crates mirror can lag the CLI's own lockfile.
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root .tools --force
-fi
+}
 
-step "setup: npm ci"
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+ensure_wasm_pack() {
+  if [ "$(.tools/bin/wasm-pack --version 2>/dev/null || true)" = "wasm-pack $WASM_PACK_VERSION" ]; then
+    echo "already wasm-pack $WASM_PACK_VERSION"
+    return
+  fi
+  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --root .tools --force
+}
+
+ensure_chromium() {
+  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+    echo "already $(/usr/bin/chromedriver --version 2>/dev/null | head -1)"
+    return
+  fi
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    chromium chromium-driver
+}
+
+ensure_node_modules() {
+  # node_modules/.package-lock.json is rewritten by every npm ci / npm install.
+  if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modules/.package-lock.json ]; then
+    echo "already up to date with package-lock.json"
+    return
+  fi
   npm ci --no-audit --no-fund
-fi
+}
 
-if [ "$full" = 1 ]; then
-  step "setup: wasm-pack $WASM_PACK_VERSION (project-local .tools)"
-  if [ "$(.tools/bin/wasm-pack --version 2>/dev/null || true)" != "wasm-pack $WASM_PACK_VERSION" ]; then
-    cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --root .tools --force
-  fi
-  step "setup: Debian chromium + chromium-driver"
-  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
-    SUDO=""
-    [ "$(id -u)" = 0 ] || SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
-  fi
-fi
-step "setup: done"
+run "setup: rust target wasm32-unknown-unknown" ensure_target
+[ "$full" = 1 ] && run "setup: rustfmt + clippy" ensure_components
+run "setup: wasm-bindgen-cli $WASM_BINDGEN_VERSION (.tools/bin)" ensure_wasm_bindgen
+[ "$full" = 1 ] && run "setup: wasm-pack $WASM_PACK_VERSION (.tools/bin)" ensure_wasm_pack
+[ "$full" = 1 ] && run "setup: Debian chromium + chromium-driver" ensure_chromium
+run "setup: npm ci" ensure_node_modules
+summary

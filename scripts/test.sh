@@ -1,37 +1,26 @@
 #!/usr/bin/env bash
-# `npm test`: installs what it needs (pinned), then runs every check and fails
-# on the first failure. Each step is a plain command anyone can run alone.
+# `npm test` (and CI via .ci/run): installs what it needs (pinned,
+# idempotently), then runs every check and stops at the first failure.
+# Each step is one `run "Title" command...` line: to add a step, add a line.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$HOLARYN_ROOT"
 
-bash scripts/setup.sh --full
+run "setup (scripts/setup.sh --full)" bash scripts/setup.sh --full
 
-step "cargo fmt --check"
-cargo fmt --all --check
+run "cargo fmt --check" cargo fmt --all --check
+run "cargo clippy (native, all targets)" cargo clippy --workspace --all-targets -- -D warnings
+run "cargo clippy (wasm32, all targets)" cargo clippy -p holaryn-wasm --target wasm32-unknown-unknown --all-targets -- -D warnings
+# Never `-q` on cargo test: it breaks wasm-bindgen-test-runner.
+run "cargo test (native)" cargo test --workspace
+# --mode no-install: fail rather than download wasm-bindgen or chromedriver.
+run "wasm-bindgen tests in Node (wasm-pack test --node)" wasm-pack test --mode no-install --node wasm
+# Chromium flags for root and this offline machine: wasm/webdriver.json.
+run "wasm-bindgen tests in headless Chromium (wasm-pack test --headless --chrome)" \
+  wasm-pack test --mode no-install --headless --chrome --chromedriver "$CHROMEDRIVER" wasm
+run "npm run build" npm run --silent build
+run "node --test tests/node (the built package in Node)" node --test --test-reporter=spec tests/node/
+run "node --test tests/browser (the built package in headless Chromium, playwright-core)" node --test --test-reporter=spec tests/browser/
 
-step "cargo clippy (native, all targets)"
-cargo clippy --workspace --all-targets -- -D warnings
-
-step "cargo clippy (wasm32, all targets)"
-cargo clippy -p holaryn-wasm --target wasm32-unknown-unknown --all-targets -- -D warnings
-
-step "cargo test (native)"
-cargo test --workspace
-
-step "wasm-bindgen tests under Node (wasm-pack test --node)"
-wasm-pack test --node wasm
-
-step "wasm-bindgen tests in headless Chromium (wasm-pack test --headless --chrome)"
-wasm-pack test --headless --chrome wasm
-
-step "npm run build"
-bash scripts/build.sh
-
-step "node --test (the built npm package in Node)"
-node --test --test-reporter=spec tests/node/
-
-step "node --test (the built npm package in headless Chromium via playwright-core)"
-node --test --test-reporter=spec tests/browser/
-
-step "all tests passed"
+summary
+echo "steps: ${#HOLARYN_STEPS[@]} passed, 0 failed"

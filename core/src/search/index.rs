@@ -1,0 +1,423 @@
+//! The inverted index, the scorer and `why` explanations.
+
+use super::text::{
+    exact_key, family_of, is_stopword, stem, terms, words, STEP_JOINERS, VERB_FAMILIES,
+};
+use crate::descriptor::ToolDescriptor;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+const FIELDS: usize = 7;
+const FIELD_NAMES: [&str; FIELDS] = [
+    "name",
+    "title",
+    "description",
+    "schema field",
+    "permission",
+    "provider",
+    "source",
+];
+const WEIGHTS: [f32; FIELDS] = [3.0, 2.0, 1.0, 0.6, 1.2, 1.0, 0.5];
+const B: [f32; FIELDS] = [0.3, 0.5, 0.75, 0.75, 0.3, 0.3, 0.0];
+const K1: f32 = 1.2;
+const SYNONYM: f32 = 0.6;
+/// Multiplier for tools whose name or title carries the request's first action verb.
+const FIRST_VERB: f32 = 1.6;
+const LATER_VERB: f32 = 0.45;
+const MAX_QUERY_WORDS: usize = 64;
+/// Share of a concept's further matches (beyond its best) that still counts.
+const STACK: f32 = 0.3;
+
+/// One ranked result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchHit {
+    /// Index of the tool in the slice given to [`SearchIndex::build`].
+    pub doc: usize,
+    /// Score (higher is better).
+    pub score: f32,
+    /// Which fields matched, in short phrases.
+    pub why: Vec<String>,
+}
+
+/// One weighted query term.
+#[derive(Debug, Clone)]
+struct QTerm {
+    id: u32,
+    weight: f32,
+    word: String,
+    idf_cap: f32,
+    concept: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Posting {
+    doc: u32,
+    impact: f32,
+    fields: u8,
+}
+
+/// An immutable index over a tool list.
+#[derive(Debug, Default)]
+pub struct SearchIndex {
+    n: usize,
+    ids: HashMap<String, u32>,
+    term_text: Vec<String>,
+    sorted: Vec<(String, u32)>,
+    postings: Vec<Vec<Posting>>,
+    idf: Vec<f32>,
+    exact: HashMap<String, Vec<(u32, f32, &'static str)>>,
+}
+
+fn schema_text(schema: &Value, depth: usize, budget: &mut usize, out: &mut String) {
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return;
+    };
+    for (name, sub) in props {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        out.push_str(name);
+        out.push(' ');
+        if let Some(d) = sub.get("description").and_then(Value::as_str) {
+            out.extend(d.chars().take(240));
+            out.push(' ');
+        }
+        if depth < 3 {
+            schema_text(sub, depth + 1, budget, out);
+            if let Some(items) = sub.get("items") {
+                schema_text(items, depth + 1, budget, out);
+            }
+        }
+    }
+}
+
+fn fields_of(t: &ToolDescriptor) -> [String; FIELDS] {
+    let mut names: Vec<&str> = vec![&t.name];
+    if t.local_name != t.name {
+        names.push(&t.local_name);
+    }
+    names.extend(t.aliases.iter().map(String::as_str));
+    let mut schema = String::new();
+    schema_text(&t.input_schema, 0, &mut 64, &mut schema);
+    let title = if t.title == t.name {
+        String::new()
+    } else {
+        t.title.clone()
+    };
+    [
+        names.join(" "),
+        title,
+        t.description.chars().take(4000).collect(),
+        schema,
+        t.permissions.join(" "),
+        format!("{} {}", t.provider.id, t.provider.display_name),
+        t.source.as_str().replace('_', " "),
+    ]
+}
+
+impl SearchIndex {
+    /// Build from tools in registry order.
+    pub fn build(tools: &[Arc<ToolDescriptor>]) -> SearchIndex {
+        let mut idx = SearchIndex {
+            n: tools.len(),
+            ..SearchIndex::default()
+        };
+        let mut per_doc: Vec<Vec<(u32, [u16; FIELDS])>> = Vec::with_capacity(tools.len());
+        let mut lens = vec![[0u32; FIELDS]; tools.len()];
+        for (d, t) in tools.iter().enumerate() {
+            let mut counts: HashMap<u32, [u16; FIELDS]> = HashMap::new();
+            for (f, text) in fields_of(t).iter().enumerate() {
+                for term in terms(text) {
+                    lens[d][f] += 1;
+                    let next = idx.ids.len() as u32;
+                    let id = *idx.ids.entry(term.clone()).or_insert_with(|| {
+                        idx.term_text.push(term);
+                        next
+                    });
+                    let c = counts.entry(id).or_insert([0; FIELDS]);
+                    c[f] = c[f].saturating_add(1);
+                }
+            }
+            let mut v: Vec<(u32, [u16; FIELDS])> = counts.into_iter().collect();
+            v.sort_by_key(|(id, _)| *id);
+            per_doc.push(v);
+            let mut keys: Vec<(String, f32, &'static str)> =
+                vec![(exact_key(&t.name), 1000.0, "exact name")];
+            keys.push((exact_key(&t.local_name), 800.0, "exact name"));
+            keys.push((exact_key(&t.qualified_name()), 800.0, "exact provider/name"));
+            keys.extend(t.aliases.iter().map(|a| (exact_key(a), 900.0, "alias")));
+            for (k, boost, why) in keys {
+                let e = idx.exact.entry(k).or_default();
+                if !e.iter().any(|(doc, _, _)| *doc == d as u32) {
+                    e.push((d as u32, boost, why));
+                }
+            }
+        }
+        let n = tools.len().max(1) as f32;
+        let mut avg = [0f32; FIELDS];
+        for l in &lens {
+            for f in 0..FIELDS {
+                avg[f] += l[f] as f32 / n;
+            }
+        }
+        idx.postings = vec![Vec::new(); idx.term_text.len()];
+        for (d, doc_terms) in per_doc.into_iter().enumerate() {
+            for (id, tf) in doc_terms {
+                let mut weighted = 0f32;
+                let mut mask = 0u8;
+                for f in 0..FIELDS {
+                    if tf[f] > 0 {
+                        let norm = 1.0 - B[f] + B[f] * lens[d][f] as f32 / avg[f].max(1.0);
+                        weighted += WEIGHTS[f] * tf[f] as f32 / norm;
+                        mask |= 1 << f;
+                    }
+                }
+                let impact = weighted * (K1 + 1.0) / (weighted + K1);
+                idx.postings[id as usize].push(Posting {
+                    doc: d as u32,
+                    impact,
+                    fields: mask,
+                });
+            }
+        }
+        idx.idf = idx
+            .postings
+            .iter()
+            .map(|p| {
+                let df = p.len() as f32;
+                (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+            })
+            .collect();
+        idx.sorted = idx.ids.iter().map(|(t, id)| (t.clone(), *id)).collect();
+        idx.sorted.sort();
+        idx
+    }
+
+    /// Number of indexed tools.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// True when no tool is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Weighted query terms: (term id, weight, literal word it came from).
+    fn query_terms(&self, query: &str) -> (Vec<QTerm>, Vec<u32>) {
+        let mut out: Vec<QTerm> = Vec::new();
+        let mut first_family: Option<usize> = None;
+        let ws: Vec<String> = words(query).into_iter().take(MAX_QUERY_WORDS).collect();
+        let last = ws.len().saturating_sub(1);
+        for (i, w) in ws.iter().enumerate() {
+            if is_stopword(w) || STEP_JOINERS.contains(&w.as_str()) {
+                continue;
+            }
+            let family = family_of(w);
+            let weight = match (family, first_family) {
+                (Some(f), None) => {
+                    first_family = Some(f);
+                    1.0
+                }
+                (Some(f), Some(first)) if f != first => LATER_VERB,
+                _ => 1.0,
+            };
+            let s = stem(w);
+            match self.ids.get(&s) {
+                Some(id) => out.push(QTerm {
+                    id: *id,
+                    weight,
+                    word: w.clone(),
+                    idf_cap: f32::MAX,
+                    concept: i,
+                }),
+                None if i == last && w.chars().count() >= 3 => {
+                    let start = self
+                        .sorted
+                        .partition_point(|(t, _)| t.as_str() < w.as_str());
+                    for (t, id) in self.sorted[start..]
+                        .iter()
+                        .take_while(|(t, _)| t.starts_with(w.as_str()))
+                        .take(8)
+                    {
+                        out.push(QTerm {
+                            id: *id,
+                            weight: weight * 0.5,
+                            word: t.clone(),
+                            idf_cap: f32::MAX,
+                            concept: i,
+                        });
+                    }
+                }
+                None => {}
+            }
+            if let Some(f) = family {
+                // A synonym is worth at most what the literal word is worth:
+                // rare synonyms must not outscore the word the user typed.
+                let cap = self
+                    .ids
+                    .get(&s)
+                    .map_or(f32::MAX, |id| self.idf[*id as usize]);
+                for syn in VERB_FAMILIES[f].iter().filter(|m| **m != w.as_str()) {
+                    if let Some(id) = self.ids.get(&stem(syn)) {
+                        if stem(syn) != s {
+                            out.push(QTerm {
+                                id: *id,
+                                weight: weight * SYNONYM,
+                                word: format!("{syn} (≈ {w})"),
+                                idf_cap: cap,
+                                concept: i,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        // One entry per term: keep the strongest weight.
+        out.sort_by(|a, b| a.id.cmp(&b.id).then(b.weight.total_cmp(&a.weight)));
+        out.dedup_by_key(|t| t.id);
+        out.sort_by_key(|t| t.concept);
+        let first_verb: Vec<u32> = first_family
+            .map(|f| {
+                VERB_FAMILIES[f]
+                    .iter()
+                    .filter_map(|m| self.ids.get(&stem(m)).copied())
+                    .collect()
+            })
+            .unwrap_or_default();
+        (out, first_verb)
+    }
+
+    /// Rank; `accept(doc)` filters; at most `limit` hits, best first, ties by doc order.
+    pub fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        accept: &dyn Fn(usize) -> bool,
+    ) -> Vec<SearchHit> {
+        if self.n == 0 || limit == 0 {
+            return Vec::new();
+        }
+        let (qterms, first_verb) = self.query_terms(query);
+        let mut scores = vec![0f32; self.n];
+        let mut touched: Vec<u32> = Vec::new();
+        // Each query word is one concept: its literal term, prefix expansions and
+        // verb synonyms count once per tool (the best of them) plus a small
+        // share of the rest, so many synonyms cannot outweigh one literal word.
+        let mut best = vec![0f32; self.n];
+        let mut extra = vec![0f32; self.n];
+        let mut seen: Vec<u32> = Vec::new();
+        let mut i = 0;
+        while i < qterms.len() {
+            let concept = qterms[i].concept;
+            while i < qterms.len() && qterms[i].concept == concept {
+                let t = &qterms[i];
+                let idf = self.idf[t.id as usize].min(t.idf_cap);
+                for p in &self.postings[t.id as usize] {
+                    let b = &mut best[p.doc as usize];
+                    if *b == 0.0 {
+                        seen.push(p.doc);
+                    }
+                    let c = t.weight * idf * p.impact;
+                    extra[p.doc as usize] += c.min(*b);
+                    *b = b.max(c);
+                }
+                i += 1;
+            }
+            for d in seen.drain(..) {
+                let s = &mut scores[d as usize];
+                if *s == 0.0 {
+                    touched.push(d);
+                }
+                *s += std::mem::take(&mut best[d as usize])
+                    + STACK * std::mem::take(&mut extra[d as usize]);
+            }
+        }
+        // Multi-step requests: the tool for the first step names its verb.
+        let mut boosted = vec![false; if first_verb.is_empty() { 0 } else { self.n }];
+        for id in &first_verb {
+            for p in &self.postings[*id as usize] {
+                let d = p.doc as usize;
+                if p.fields & 0b11 != 0 && !boosted[d] && scores[d] > 0.0 {
+                    boosted[d] = true;
+                    scores[d] *= FIRST_VERB;
+                }
+            }
+        }
+        let exact = self.exact.get(&exact_key(query));
+        if let Some(docs) = exact {
+            for (doc, boost, _) in docs {
+                let s = &mut scores[*doc as usize];
+                if *s == 0.0 {
+                    touched.push(*doc);
+                }
+                *s += boost;
+            }
+        }
+        let mut cands: Vec<(f32, u32)> = touched
+            .iter()
+            .map(|d| (scores[*d as usize], *d))
+            .filter(|(s, _)| *s > 0.0)
+            .collect();
+        let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        let mut hits = Vec::with_capacity(limit);
+        let mut window = (limit * 8).max(16);
+        let mut from = 0;
+        while hits.len() < limit && from < cands.len() {
+            let rest = &mut cands[from..];
+            if rest.len() > window {
+                rest.select_nth_unstable_by(window, order);
+            }
+            let take = rest.len().min(window);
+            rest[..take].sort_by(order);
+            for &(score, doc) in &rest[..take] {
+                if accept(doc as usize) {
+                    hits.push(SearchHit {
+                        doc: doc as usize,
+                        score,
+                        why: self.why(doc, &qterms, exact),
+                    });
+                    if hits.len() == limit {
+                        break;
+                    }
+                }
+            }
+            from += take;
+            window *= 4;
+        }
+        hits
+    }
+
+    fn why(
+        &self,
+        doc: u32,
+        qterms: &[QTerm],
+        exact: Option<&Vec<(u32, f32, &'static str)>>,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some((_, _, kind)) = exact.and_then(|e| e.iter().find(|(d, _, _)| *d == doc)) {
+            out.push((*kind).to_string());
+        }
+        let mut per_field: [Vec<&str>; FIELDS] = Default::default();
+        for QTerm { id, word, .. } in qterms {
+            let plist = &self.postings[*id as usize];
+            if let Ok(i) = plist.binary_search_by_key(&doc, |p| p.doc) {
+                for (f, words) in per_field.iter_mut().enumerate() {
+                    if plist[i].fields & (1 << f) != 0 && !words.contains(&word.as_str()) {
+                        words.push(word);
+                    }
+                }
+            }
+        }
+        for (f, words) in per_field.iter().enumerate() {
+            if !words.is_empty() {
+                out.push(format!("{}: {}", FIELD_NAMES[f], words.join(", ")));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,149 @@
+//! Text normalisation for ranking: Unicode NFKC, case and diacritic folding,
+//! identifier splitting (snake_case, kebab-case, camelCase, dotted and
+//! `server/tool`), stopwords, a light English stemmer, and the verb families
+//! users type.
+
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization;
+
+const STOPWORDS: &[&str] = &[
+    "a", "an", "the", "and", "or", "to", "of", "in", "on", "for", "with", "by", "from", "at", "as",
+    "is", "are", "be", "this", "that", "these", "those", "it", "its", "my", "me", "i", "you",
+    "your", "please", "can", "could", "would", "should", "them", "then", "some", "into", "about",
+    "via", "using", "want", "need", "will", "we", "our", "us", "do", "does", "so", "if", "which",
+    "what",
+];
+
+/// Verb families, literal members first; members of one family expand to each other.
+pub const VERB_FAMILIES: &[&[&str]] = &[
+    &[
+        "find", "search", "locate", "glob", "lookup", "look", "seek", "discover",
+    ],
+    &[
+        "read", "open", "get", "fetch", "show", "view", "cat", "load", "retrieve", "display",
+    ],
+    &["create", "add", "new", "make", "insert"],
+    &[
+        "delete", "remove", "rm", "erase", "drop", "destroy", "unlink",
+    ],
+    &["list", "enumerate", "ls", "browse"],
+    &[
+        "update", "edit", "modify", "change", "patch", "set", "alter",
+    ],
+    &["write", "save", "put", "store", "persist"],
+    &["run", "execute", "exec", "start", "launch", "invoke"],
+];
+
+/// Words joining steps of a multi-step request.
+pub const STEP_JOINERS: &[&str] = &["and", "then", "after", "afterwards", "also"];
+
+/// Light English stemmer (plural, -ing, -ed, final -e); stable for docs and queries alike.
+pub fn stem(word: &str) -> String {
+    let mut w = word.to_string();
+    let n = w.chars().count();
+    if n <= 3 || !w.is_ascii() {
+        return w;
+    }
+    if w.ends_with("ies") && n > 4 {
+        w.truncate(w.len() - 3);
+        w.push('y');
+    } else if w.ends_with("sses") {
+        w.truncate(w.len() - 2);
+    } else if w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
+        w.truncate(w.len() - 1);
+    }
+    if w.len() > 5 && w.ends_with("ing") {
+        w.truncate(w.len() - 3);
+    } else if w.len() > 4 && w.ends_with("ed") {
+        w.truncate(w.len() - 2);
+    }
+    let b = w.as_bytes();
+    if b.len() > 4
+        && b[b.len() - 1] == b[b.len() - 2]
+        && !matches!(b[b.len() - 1], b'l' | b's' | b'z')
+    {
+        w.truncate(w.len() - 1);
+    }
+    if w.len() > 4 && w.ends_with('e') {
+        w.truncate(w.len() - 1);
+    }
+    w
+}
+
+/// Split text into raw lower-case words (identifiers split, diacritics folded).
+pub fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev: Option<char> = None;
+    let folded = text.nfkc().collect::<String>();
+    for ch in folded.nfd().filter(|c| !is_combining_mark(*c)) {
+        if ch.is_alphanumeric() {
+            let boundary = match prev {
+                Some(p) => {
+                    (p.is_lowercase() && ch.is_uppercase())
+                        || (p.is_alphabetic() != ch.is_alphabetic())
+                }
+                None => false,
+            };
+            if boundary && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            cur.extend(ch.to_lowercase());
+            prev = Some(ch);
+        } else {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev = None;
+        }
+        if out.len() >= 4096 {
+            break;
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// True for a stopword.
+pub fn is_stopword(w: &str) -> bool {
+    STOPWORDS.contains(&w)
+}
+
+/// Index terms of a text: words without stopwords, stemmed.
+pub fn terms(text: &str) -> Vec<String> {
+    words(text)
+        .into_iter()
+        .filter(|w| !is_stopword(w))
+        .map(|w| stem(&w))
+        .collect()
+}
+
+/// The verb family of a raw word, if any.
+pub fn family_of(word: &str) -> Option<usize> {
+    VERB_FAMILIES.iter().position(|f| f.contains(&word))
+}
+
+/// A name lower-cased and NFKC-normalised, for exact-name matching.
+pub fn exact_key(text: &str) -> String {
+    text.trim().nfkc().collect::<String>().to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_split_and_stem() {
+        assert_eq!(words("github/createIssue"), ["github", "create", "issue"]);
+        assert_eq!(
+            words("read_file-v2.Crème"),
+            ["read", "file", "v", "2", "creme"]
+        );
+        assert_eq!(stem("creating"), stem("create"));
+        assert_eq!(stem("files"), "file");
+        assert_eq!(stem("releases"), stem("release"));
+        assert_eq!(stem("entries"), "entry");
+    }
+}

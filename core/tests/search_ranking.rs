@@ -1,0 +1,229 @@
+//! Ranking over real catalogs: the 54 MCP fixture servers plus a realistic
+//! set of native file, memory and browser tools. Expectations and a golden
+//! of full rankings live in tests/fixtures/search/.
+
+mod common;
+
+use common::{all_mcp_specs, fixtures, secret};
+use holaryn_core::registry::Update;
+use holaryn_core::session::SessionOptions;
+use holaryn_core::Runtime;
+use serde_json::{json, Value};
+
+fn native_tools() -> Vec<Value> {
+    let text =
+        std::fs::read_to_string(fixtures().join("search/native_tools.json")).expect("fixture");
+    serde_json::from_str(&text).expect("json")
+}
+
+fn runtime(reverse: bool) -> (Runtime, String) {
+    let mut rt = Runtime::new();
+    let mut specs = all_mcp_specs();
+    if reverse {
+        specs.reverse();
+    }
+    rt.update(
+        Update {
+            upsert: specs,
+            ..Update::default()
+        },
+        0,
+    )
+    .expect("mcp");
+    rt.register_values(&native_tools(), 0).expect("native");
+    let sid = rt
+        .create_session(
+            SessionOptions {
+                dynamic_discovery: true,
+                ..Default::default()
+            },
+            &secret(1),
+            0,
+        )
+        .expect("s");
+    (rt, sid)
+}
+
+fn ranked(rt: &mut Runtime, sid: &str, q: &str) -> Vec<String> {
+    rt.tool_search(sid, &json!({ "query": q }), 1)
+        .expect("search")
+        .results
+        .into_iter()
+        .map(|r| r.name)
+        .collect()
+}
+
+#[test]
+fn fixture_queries_rank_as_expected_and_match_the_golden() {
+    let (mut rt, sid) = runtime(false);
+    let queries: Vec<Value> = serde_json::from_str(
+        &std::fs::read_to_string(fixtures().join("search/queries.json")).expect("q"),
+    )
+    .expect("json");
+    let mut failures = Vec::new();
+    let mut golden = serde_json::Map::new();
+    for q in &queries {
+        let id = q["id"].as_str().unwrap_or_default();
+        let r = ranked(&mut rt, &sid, q["query"].as_str().unwrap_or_default());
+        if let Some(top) = q.get("expectTop1").and_then(Value::as_str) {
+            if r.first().map(String::as_str) != Some(top) {
+                failures.push(format!("{id}: expected {top} first, got {r:?}"));
+            }
+        }
+        if let Some(t3) = q.get("expectInTop3").and_then(Value::as_str) {
+            if !r.iter().take(3).any(|n| n == t3) {
+                failures.push(format!("{id}: expected {t3} in top 3, got {r:?}"));
+            }
+        }
+        if let Some(t8) = q.get("expectInTop8").and_then(Value::as_str) {
+            if !r.iter().any(|n| n == t8) {
+                failures.push(format!("{id}: expected {t8} in the results, got {r:?}"));
+            }
+        }
+        if let Some(t5) = q.get("expectInTop5").and_then(Value::as_str) {
+            if !r.iter().take(5).any(|n| n == t5) {
+                failures.push(format!("{id}: expected {t5} in top 5, got {r:?}"));
+            }
+        }
+        golden.insert(id.to_string(), json!(r));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let path = fixtures().join("search/rankings.golden.json");
+    let actual = Value::Object(golden);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(
+            &path,
+            serde_json::to_string_pretty(&actual).expect("json") + "\n",
+        )
+        .expect("write");
+    }
+    let want: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("golden (UPDATE_GOLDEN=1)"))
+            .expect("json");
+    assert_eq!(actual, want, "rankings changed; review and UPDATE_GOLDEN=1");
+}
+
+#[test]
+fn multi_step_requests_rank_the_first_step_first_among_native_tools() {
+    let mut rt = Runtime::new();
+    rt.register_values(&native_tools(), 0).expect("native");
+    let sid = rt
+        .create_session(
+            SessionOptions {
+                dynamic_discovery: true,
+                ..Default::default()
+            },
+            &secret(3),
+            0,
+        )
+        .expect("s");
+    for q in [
+        "find and read project release notes",
+        "find the project release notes and summarize them",
+        "locate the changelog then open it",
+    ] {
+        assert_eq!(
+            ranked(&mut rt, &sid, q).first().map(String::as_str),
+            Some("glob_files"),
+            "{q}"
+        );
+    }
+    for (q, top) in [
+        ("read the file then find its tests", "read_file"),
+        ("search file contents then edit them", "grep_files"),
+        ("remove a file", "delete_file"),
+    ] {
+        assert_eq!(
+            ranked(&mut rt, &sid, q).first().map(String::as_str),
+            Some(top),
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn ranking_is_deterministic_and_independent_of_registration_order() {
+    let (mut a, sa) = runtime(false);
+    let (mut b, sb) = runtime(true);
+    for q in ["read a file", "create an issue", "list", "search", "zzz"] {
+        let first = ranked(&mut a, &sa, q);
+        assert_eq!(first, ranked(&mut a, &sa, q), "{q}: same query twice");
+        assert_eq!(first, ranked(&mut b, &sb, q), "{q}: shuffled registration");
+    }
+}
+
+#[test]
+fn why_explains_matches_without_schemas() {
+    let (mut rt, sid) = runtime(false);
+    let out = rt
+        .tool_search(&sid, &json!({"query": "cat"}), 1)
+        .expect("search");
+    assert_eq!(out.results[0].why[0], "alias");
+    let out = rt
+        .tool_search(&sid, &json!({"query": "old_string replacement"}), 1)
+        .expect("search");
+    assert!(
+        out.results[0]
+            .why
+            .iter()
+            .any(|w| w.starts_with("schema field")),
+        "{:?}",
+        out.results[0].why
+    );
+}
+
+#[test]
+fn odd_queries_never_panic() {
+    let (mut rt, sid) = runtime(false);
+    let long = "🦀".repeat(512);
+    for q in [
+        "*",
+        "()",
+        "\u{0}\u{1}x",
+        "ÉÉÉ",
+        long.as_str(),
+        "a b c d e f g h i j k l m n o p",
+        "_",
+        "/",
+        "toolh_x",
+    ] {
+        let _ = rt.tool_search(&sid, &json!({ "query": q }), 1);
+    }
+}
+
+#[test]
+fn ties_break_by_canonical_name() {
+    let mut rt = Runtime::new();
+    let same = |n: &str| common::native(n, "Identical description");
+    rt.register_values(&[same("zeta"), same("alpha"), same("mid")], 0)
+        .expect("tools");
+    let sid = rt
+        .create_session(
+            SessionOptions {
+                dynamic_discovery: true,
+                ..Default::default()
+            },
+            &secret(2),
+            0,
+        )
+        .expect("s");
+    assert_eq!(
+        ranked(&mut rt, &sid, "identical description"),
+        ["alpha", "mid", "zeta"]
+    );
+}
+
+/// `cargo test -p holaryn-core --test search_ranking explain -- --ignored --nocapture` with QUERY=…
+#[test]
+#[ignore]
+fn explain() {
+    let (mut rt, sid) = runtime(false);
+    let q = std::env::var("QUERY").unwrap_or_else(|_| "remove a file".into());
+    for r in rt
+        .tool_search(&sid, &json!({ "query": q }), 1)
+        .expect("search")
+        .results
+    {
+        println!("{:50} {:?}", r.name, r.why);
+    }
+}
