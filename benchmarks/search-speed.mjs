@@ -91,7 +91,7 @@ for (const n of SIZES) {
     const m = new MiniSearch({
       fields: ["name", "title", "description", "schema", "permissions", "provider", "source"],
       storeFields: ["name"],
-      searchOptions: { boost: { name: 3, title: 2 }, prefix: true, fuzzy: 0.2 },
+      searchOptions: { boost: { name: 3, title: 2 }, prefix: true },
     });
     m.addAll(tools.map((t, id) => ({
       id, name: t.name.replace(/[_\-/.]/g, " "), title: t.title ?? "", description: t.description ?? "",

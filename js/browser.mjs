@@ -11,6 +11,9 @@ export * from "./core.mjs";
 
 /** Load the wasm (default: dist/web/holaryn_wasm_bg.wasm next to this build). */
 export function init(input) {
-  ready ??= wasmInit(input === undefined ? undefined : { module_or_path: input });
+  ready ??= wasmInit(input === undefined ? undefined : { module_or_path: input }).catch((e) => {
+    ready = undefined; // a failed load may be retried
+    throw e;
+  });
   return ready.then(() => undefined);
 }

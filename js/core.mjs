@@ -5,7 +5,7 @@
 export class HolarynError extends Error {
   constructor(message, code = "holaryn.error") {
     super(message);
-    this.name = "HolarynError";
+    this.name = new.target.name;
     this.code = code;
   }
 }
@@ -41,34 +41,67 @@ export function typed(err) {
   return err;
 }
 
+/** wasm-bindgen class → its wrapped (Proxy) version. */
+const proxyOf = new WeakMap();
+
+const rethrow = (e) => {
+  throw typed(e);
+};
+
+/** Wrap one function so sync throws and Promise rejections come out typed. */
+function wrapFn(fn) {
+  return function (...args) {
+    let result;
+    try {
+      result = fn.apply(this, args);
+    } catch (e) {
+      rethrow(e);
+    }
+    return result instanceof Promise ? result.catch(rethrow) : result;
+  };
+}
+
+/**
+ * Patch a wasm-bindgen class in place: every method and accessor (instance and
+ * static, except wasm-bindgen's internal `__…` ones) is wrapped by `wrapFn`;
+ * the constructor through a Proxy. Objects the wasm creates itself (e.g.
+ * sessions) share the patched prototype, and `instanceof` sees through the
+ * Proxy to the original class.
+ */
 function wrapClass(cls) {
   for (const target of [cls.prototype, cls]) {
     for (const key of Object.getOwnPropertyNames(target)) {
-      if (key === "constructor" || key === "prototype" || key === "length" || key === "name") continue;
+      if (["constructor", "prototype", "length", "name"].includes(key) || key.startsWith("__")) continue;
       const desc = Object.getOwnPropertyDescriptor(target, key);
-      if (!desc || typeof desc.value !== "function" || key.startsWith("__")) continue;
-      const original = desc.value;
-      Object.defineProperty(target, key, {
-        ...desc,
-        value: function (...args) {
-          let result;
-          try {
-            result = original.apply(this, args);
-          } catch (e) {
-            throw typed(e);
-          }
-          return result instanceof Promise ? result.catch((e) => Promise.reject(typed(e))) : result;
-        },
-      });
+      if (!desc?.configurable) continue;
+      if (typeof desc.value === "function") desc.value = wrapFn(desc.value);
+      else if (desc.get || desc.set) {
+        if (desc.get) desc.get = wrapFn(desc.get);
+        if (desc.set) desc.set = wrapFn(desc.set);
+      } else continue;
+      Object.defineProperty(target, key, desc);
     }
   }
-  return cls;
+  const proxy = new Proxy(cls, {
+    construct(target, args, newTarget) {
+      try {
+        return Reflect.construct(target, args, newTarget);
+      } catch (e) {
+        rethrow(e);
+      }
+    },
+  });
+  Object.defineProperty(cls.prototype, "constructor", { value: proxy, writable: true, configurable: true });
+  return proxy;
 }
-
 /** Build the public API from wasm-bindgen bindings. */
 export function expose(bindings) {
-  return {
-    HolarynRuntime: wrapClass(bindings.HolarynRuntime),
-    HolarynSession: wrapClass(bindings.HolarynSession),
-  };
+  const api = {};
+  for (const name of ["HolarynRuntime", "HolarynSession"]) {
+    const cls = bindings[name];
+    // Idempotent: the same bindings module may be exposed twice.
+    if (!proxyOf.has(cls)) proxyOf.set(cls, wrapClass(cls));
+    api[name] = proxyOf.get(cls);
+  }
+  return api;
 }

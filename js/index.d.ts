@@ -4,6 +4,10 @@ export { HolarynRuntime, HolarynSession } from "../dist/web/holaryn_wasm.js";
 
 /** Base class of every error the runtime throws; `code` is stable (e.g. `handle.stale`). */
 export class HolarynError extends Error {
+  constructor(message: string, code?: string);
+  /** The error family: `"PolicyError"`, `"HandleError"`, … */
+  name: string;
+  /** Stable machine-readable code, e.g. `policy.malformed`, `handle.forged`. */
   code: string;
   detail?: string;
   tool?: string;

@@ -69,6 +69,8 @@ pub struct SearchIndex {
     postings: Vec<Vec<Posting>>,
     idf: Vec<f32>,
     exact: HashMap<String, Vec<(u32, f32, &'static str)>>,
+    /// Per verb family: (member word, its term id) for members in the vocabulary.
+    families: Vec<Vec<(&'static str, u32)>>,
 }
 
 fn schema_text(schema: &Value, depth: usize, budget: &mut usize, out: &mut String) {
@@ -190,6 +192,14 @@ impl SearchIndex {
             .map(|p| {
                 let df = p.len() as f32;
                 (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+            })
+            .collect();
+        idx.families = VERB_FAMILIES
+            .iter()
+            .map(|f| {
+                f.iter()
+                    .filter_map(|m| idx.ids.get(&stem(m)).map(|id| (*m, *id)))
+                    .collect()
             })
             .collect();
         idx.sorted = idx.ids.iter().map(|(t, id)| (t.clone(), *id)).collect();
