@@ -57,6 +57,8 @@ pub struct Pattern {
     text: String,
     source: Option<Source>,
     name: Name,
+    /// The name contains `/`: also compare with the provider-qualified name.
+    qualified: bool,
 }
 
 fn forbidden(c: char) -> bool {
@@ -116,6 +118,7 @@ impl Pattern {
         Ok(Pattern {
             text: text.to_string(),
             source,
+            qualified: rest.contains('/'),
             name,
         })
     }
@@ -159,10 +162,10 @@ impl Pattern {
         };
         match &self.name {
             Name::Any => true,
-            Name::Exact(n) | Name::Prefix(n) => {
+            Name::Exact(_) | Name::Prefix(_) => {
                 hit(&tool.name)
                     || tool.aliases.iter().any(|a| hit(a))
-                    || (n.contains('/') && self.matches_qualified(tool))
+                    || (self.qualified && self.matches_qualified(tool))
             }
         }
     }
