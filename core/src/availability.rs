@@ -1,15 +1,44 @@
 //! Availability states: exactly one per tool per session, with a machine
-//! code, a human reason and the next safe action — the Capability Center's
-//! columns, and what search, list and inspect show.
+//! code, a human reason and the next safe action. These are the Capability
+//! Center's columns, and what `tool_search`, `tool_list` and `tool_inspect`
+//! show the model.
 //!
-//! Precedence, first that applies: `hidden` (provider visibility or profile
-//! allowlist) > `denied` (session or project rule) > `catalog_only` (skills,
-//! slash commands) > `unavailable` (provider disconnected or needs auth) >
-//! `loaded` (schema in the model's context) > `approval_required` (an
-//! ask-first tool not yet loaded) > `available`. A loaded ask-first tool is
-//! `loaded`: the table's `asksFirst` column still says it will ask.
-//! Static sessions use the same table: permitted, callable, connected tools
-//! are `loaded` (their schemas were supplied at creation).
+//! | state               | code(s)                                              |
+//! |---------------------|------------------------------------------------------|
+//! | `hidden`            | `hidden.provider`, `hidden.profile`                  |
+//! | `denied`            | `denied.session`, `denied.project`                   |
+//! | `catalog_only`      | `catalog_only`                                       |
+//! | `unavailable`       | `unavailable.disconnected`, `unavailable.needs_auth` |
+//! | `loaded`            | `loaded`                                             |
+//! | `approval_required` | `approval_required`                                  |
+//! | `available`         | `available`, `available.static`                      |
+//!
+//! **Precedence** (the first that applies wins):
+//! `hidden` > `denied` > `catalog_only` > `unavailable` > `loaded` >
+//! `approval_required` > `available`. Why this order:
+//!
+//! - Policy first, because it is what the operator controls and it is
+//!   stable: a hidden or denied tool stays so whether or not its provider is
+//!   up, and the row names the scope and rule to change. Hidden beats denied
+//!   because scopes apply in order and a hidden tool must not be described to
+//!   the model at all.
+//! - `catalog_only` next: a permitted skill or slash command is never a tool
+//!   call, whatever its provider's state, and the row says how to use it.
+//! - `unavailable` before `loaded`: a loaded schema does not make a
+//!   disconnected provider callable; the fix (reconnect, sign in) comes first.
+//! - A loaded tool that asks first stays `loaded`: loading is per session,
+//!   approval is per call, and hiding the fact that the schema is loaded
+//!   would make the table lie about the model's context. The next action says
+//!   the host will ask, and the Capability Center's `asksFirst` column says so
+//!   for every row. Before loading, an ask-first tool is `approval_required`
+//!   rather than `available`, so operators see it before the model calls it.
+//!
+//! **Static sessions** (discovery off) use the same table: permitted,
+//! callable, connected tools whose schemas were supplied at creation are
+//! `loaded`; tools the provider or profile excluded are `hidden`. A permitted
+//! tool that was not supplied (`loaded = false`) is `available` with code
+//! `available.static`: there is no `tool_inspect` to load it, so the next
+//! action is for the host.
 
 use crate::descriptor::{Source, ToolDescriptor, ToolRole};
 use crate::policy::{Decision, Scope};
@@ -36,6 +65,21 @@ pub enum AvailabilityState {
     Unavailable,
 }
 
+impl AvailabilityState {
+    /// Wire name (`approval_required`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AvailabilityState::Loaded => "loaded",
+            AvailabilityState::Available => "available",
+            AvailabilityState::ApprovalRequired => "approval_required",
+            AvailabilityState::Denied => "denied",
+            AvailabilityState::Hidden => "hidden",
+            AvailabilityState::CatalogOnly => "catalog_only",
+            AvailabilityState::Unavailable => "unavailable",
+        }
+    }
+}
+
 /// A state with its code, reason and next safe action.
 #[derive(Serialize, Clone, Debug, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -54,12 +98,12 @@ pub struct Availability {
     pub rule: Option<String>,
 }
 
-fn make(state: AvailabilityState, code: &str, reason: String, next: String) -> Availability {
+fn make(state: AvailabilityState, code: &str, reason: String, next: &str) -> Availability {
     Availability {
         state,
         code: code.into(),
         reason,
-        next_action: next,
+        next_action: next.into(),
         scope: None,
         rule: None,
     }
@@ -75,8 +119,70 @@ fn approval_reason(tool: &ToolDescriptor) -> &'static str {
     }
 }
 
-/// The availability of `tool` given the policy decision, provider status and
-/// whether its schema is loaded (`dynamic`: discovery on).
+fn hidden(scope: Scope, rule: &Option<String>) -> Availability {
+    let (what, next) = match scope {
+        Scope::Profile => (
+            "excluded by the agent profile's allowed_tools",
+            "none for the model; an operator can add a matching entry to the agent profile's allowed_tools",
+        ),
+        _ => (
+            "hidden by provider visibility",
+            "none for the model; an operator can make the provider or tool visible to this session",
+        ),
+    };
+    let reason = match rule {
+        Some(r) => format!("{what} ({r})"),
+        None => what.to_string(),
+    };
+    let code = format!("hidden.{}", scope.as_str());
+    let mut a = make(AvailabilityState::Hidden, &code, reason, next);
+    a.scope = Some(scope);
+    a.rule = rule.clone();
+    a
+}
+
+fn denied(scope: Scope, rule: &str) -> Availability {
+    let (whose, next) = match scope {
+        Scope::Project => (
+            "the project policy file",
+            "choose another tool; permitting this one needs a change to .holaryn/tool-policy.json",
+        ),
+        _ => (
+            "the host's session rules",
+            "choose another tool; permitting this one needs a change to the host's session rules",
+        ),
+    };
+    let code = format!("denied.{}", scope.as_str());
+    let reason = format!("denied by {whose} ({rule})");
+    let mut a = make(AvailabilityState::Denied, &code, reason, next);
+    a.scope = Some(scope);
+    a.rule = Some(rule.to_string());
+    a
+}
+
+fn catalog_only(tool: &ToolDescriptor) -> Availability {
+    let kind = match tool.source {
+        Source::Skill => "skill",
+        Source::SlashCommand => "slash command",
+        _ => "catalog-only entry",
+    };
+    let next = match &tool.usage {
+        Some(u) => format!("use it through its own surface: {u}"),
+        None => format!("use the {kind} through its own surface, not as a tool call"),
+    };
+    let reason = format!("this {kind} is listed for reference and is not callable as a tool");
+    make(
+        AvailabilityState::CatalogOnly,
+        "catalog_only",
+        reason,
+        &next,
+    )
+}
+
+/// The availability of `tool` in a session: its policy `decision`, its
+/// provider's status, whether its schema is `loaded` in the model's context
+/// and whether the session is `dynamic` (discovery on). Precedence: see the
+/// module docs.
 pub fn availability(
     tool: &ToolDescriptor,
     decision: &Decision,
@@ -86,103 +192,71 @@ pub fn availability(
 ) -> Availability {
     use AvailabilityState as S;
     match decision {
-        Decision::Hidden { scope, rule } => {
-            let mut a = make(
-                S::Hidden,
-                &format!("hidden.{}", scope.as_str()),
-                match scope {
-                    Scope::Profile => "excluded by the agent profile's allowed_tools".into(),
-                    _ => "hidden by provider visibility".into(),
-                },
-                "none for the model; an operator can change the agent profile or provider visibility".into(),
-            );
-            a.scope = Some(*scope);
-            a.rule = rule.clone();
-            return a;
-        }
-        Decision::Denied { scope, rule } => {
-            let mut a = make(
-                S::Denied,
-                &format!("denied.{}", scope.as_str()),
-                format!("denied by the {} policy ({rule})", scope.as_str()),
-                match scope {
-                    Scope::Project => "ask the operator to change .holaryn/tool-policy.json".into(),
-                    _ => "ask the host operator to change the session rules".into(),
-                },
-            );
-            a.scope = Some(*scope);
-            a.rule = Some(rule.clone());
-            return a;
-        }
+        Decision::Hidden { scope, rule } => return hidden(*scope, rule),
+        Decision::Denied { scope, rule } => return denied(*scope, rule),
         Decision::Allowed => {}
     }
     if tool.is_catalog_only() {
-        let kind = match tool.source {
-            Source::Skill => "skill",
-            Source::SlashCommand => "slash command",
-            _ => "catalog-only entry",
-        };
-        let next = match &tool.usage {
-            Some(u) => format!("use it through its own surface: {u}"),
-            None => format!("use the {kind} through its own surface, not as a tool call"),
-        };
-        return make(
-            S::CatalogOnly,
-            "catalog_only",
-            format!("this {kind} is listed for reference and is not callable as a tool"),
-            next,
-        );
+        return catalog_only(tool);
     }
+    let id = &tool.provider.id;
     match provider {
         ProviderStatus::Disconnected => {
             return make(
                 S::Unavailable,
                 "unavailable.disconnected",
-                format!("provider `{}` is disconnected", tool.provider.id),
-                "wait for the provider to reconnect, or choose another tool".into(),
+                format!("provider `{id}` is disconnected"),
+                "choose another tool, or wait for the provider to reconnect",
             )
         }
         ProviderStatus::NeedsAuth => {
             return make(
                 S::Unavailable,
                 "unavailable.needs_auth",
-                format!("provider `{}` needs the user to sign in", tool.provider.id),
-                "ask the user to authenticate the provider".into(),
+                format!("provider `{id}` needs the user to sign in"),
+                "ask the user to authenticate the provider, then try again",
             )
         }
         ProviderStatus::Connected => {}
     }
+    let asks = tool.asks_first();
     if loaded {
         let reason = if dynamic {
             "its exact schema is loaded in this session"
         } else {
             "its schema was supplied at session creation"
         };
-        let next = if tool.asks_first() {
+        let next = if asks {
             format!(
-                "call it; the host will ask for approval because {}",
+                "call it; the host will ask for approval first because {}",
                 approval_reason(tool)
             )
         } else {
             "call it".into()
         };
-        return make(S::Loaded, "loaded", reason.into(), next);
+        return make(S::Loaded, "loaded", reason.into(), &next);
     }
-    if tool.asks_first() {
+    if !dynamic {
+        return make(
+            S::Available,
+            "available.static",
+            "permitted, but discovery is off and its schema was not supplied at session creation"
+                .into(),
+            "none for the model; the host can supply it when creating the session or turn discovery on",
+        );
+    }
+    if asks {
         return make(
             S::ApprovalRequired,
             "approval_required",
-            format!(
-                "calls need a host approval because {}",
-                approval_reason(tool)
-            ),
-            "call tool_inspect to load its schema, then call it and wait for the approval".into(),
+            format!("calls need a host approval because {}", approval_reason(tool)),
+            "call tool_inspect to load its schema, then call it; the host will ask for approval first",
         );
     }
     make(
         S::Available,
         "available",
-        "discoverable; its schema is not loaded".into(),
-        "call tool_inspect to load its schema".into(),
+        "discoverable; its schema is not loaded yet".into(),
+        "call tool_inspect to load its schema, then call it",
     )
 }

@@ -1,30 +1,64 @@
-//! Policy: four scopes decide what the model may see and do with each tool.
+//! Policy: decides, for every tool in every session, what the model may see
+//! and do, and says why.
 //!
-//! In order, each scope can only narrow: 1. provider visibility (a hidden
-//! tool or provider), 2. the agent profile's `allowed_tools` ceiling, 3. the
-//! host's session rules `{allow, deny}`, 4. the project file
-//! `.holaryn/tool-policy.json`. Deny wins at every scope; an omitted `allow`
-//! permits every otherwise permitted tool, an empty `allow` permits none.
-//! Scopes 1–2 *hide* a tool; scopes 3–4 *deny* it (visible, with the reason).
-//! The discovery tools are not registry tools and are never affected.
-//! Entry grammar: see [`pattern`].
+//! Four scopes, in order, each able only to narrow:
+//!
+//! 1. [`Scope::Provider`]: a tool whose descriptor is `hidden`, or whose
+//!    provider the host hides from the session.
+//! 2. [`Scope::Profile`]: the agent profile's `allowed_tools` ceiling
+//!    (omitted = every tool).
+//! 3. [`Scope::Session`]: the host's session rules `{allow, deny}`.
+//! 4. [`Scope::Project`]: the project file `.holaryn/tool-policy.json`
+//!    (`{allow, deny}`, data only; see [`parse_policy_file`]).
+//!
+//! Scopes 1–2 *hide* a tool (the model never learns of it); scopes 3–4
+//! *deny* it (it stays listed, with the scope and rule that denied it). The
+//! first scope that narrows decides. Within a scope deny wins over allow; an
+//! omitted `allow` permits every otherwise permitted tool and an empty
+//! `allow` permits none. No scope can widen: a later `allow` never brings
+//! back what an earlier scope removed. The three [`DISCOVERY_TOOLS`] are not
+//! registry tools and are always allowed whatever the rules say.
+//!
+//! Entry grammar and what an entry is compared with: see [`pattern`].
+//!
+//! **Evaluation.** [`Policy::evaluate`] scans each scope's entries in order
+//! without allocating; it is fine for the handful of entries real policies
+//! have. For bulk work (a search over thousands of tools) build a
+//! [`CompiledPolicy`] once with [`Policy::compile`]: exact names go into hash
+//! maps, prefixes into a list. Both give identical decisions (a property test
+//! checks it), including which rule is reported (the first in list order).
+//! Aliases are matched against each tool's own alias list rather than by
+//! resolving entries through the registry at compile time, which is
+//! equivalent (an alias belongs to exactly one tool) and means a compiled
+//! policy never goes stale when the catalog changes; recompile only when the
+//! rules change. The `registry` argument of `evaluate` is kept for callers
+//! and future registry-aware rules.
 
+mod compiled;
 pub mod pattern;
 mod rules;
+mod warnings;
 
+pub use compiled::CompiledPolicy;
 pub use pattern::Pattern;
-pub use rules::{parse_policy_file, Rules};
+pub use rules::{parse_patterns, parse_policy_file, Rules, POLICY_SCHEMA};
+pub use warnings::PolicyWarning;
 
 use crate::descriptor::{ToolDescriptor, Visibility};
 use crate::hash::json_digest;
 use crate::registry::Registry;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{json, Value};
 
-/// The discovery tools: always present, never removed by any rule.
+/// The discovery tools: not registry tools, always allowed, never removed.
 pub const DISCOVERY_TOOLS: [&str; 3] = ["tool_search", "tool_list", "tool_inspect"];
 
-/// A policy scope.
+/// True for the three discovery tools.
+pub fn is_discovery_tool(name: &str) -> bool {
+    DISCOVERY_TOOLS.contains(&name)
+}
+
+/// A policy scope, in evaluation order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
@@ -39,7 +73,7 @@ pub enum Scope {
 }
 
 impl Scope {
-    /// Wire name.
+    /// Wire name (`provider`, `profile`, `session`, `project`).
     pub fn as_str(self) -> &'static str {
         match self {
             Scope::Provider => "provider",
@@ -50,151 +84,190 @@ impl Scope {
     }
 }
 
-/// The decision for one tool.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// The policy decision for one tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum Decision {
-    /// Permitted.
+    /// Permitted by every scope.
     Allowed,
-    /// Not visible to the model at all.
+    /// Not visible to the model at all (provider visibility or profile).
     Hidden {
         /// The scope that hid it.
         scope: Scope,
-        /// What hid it.
+        /// What hid it, e.g. `hidden provider: github`.
         rule: Option<String>,
     },
-    /// Visible but denied, with the rule that denied it.
+    /// Listed but denied (session or project rules).
     Denied {
         /// The scope that denied it.
         scope: Scope,
-        /// The matching deny entry, or `allow: […]` when no allow entry matched.
+        /// `deny: <entry>`, `allow: no entry matches` or `allow: [] (permits none)`.
         rule: String,
     },
 }
 
-/// An entry that names no registered tool (not an error: catalogs change).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PolicyWarning {
-    /// Where the entry is.
-    pub scope: Scope,
-    /// The entry.
-    pub entry: String,
-    /// What is odd about it.
-    pub message: String,
+impl Decision {
+    /// True for [`Decision::Allowed`].
+    pub fn is_allowed(&self) -> bool {
+        matches!(self, Decision::Allowed)
+    }
 }
 
 /// A session's effective policy over all four scopes.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Policy {
-    /// Providers hidden from this session.
+    /// Provider ids the host hides from this session.
     pub hidden_providers: Vec<String>,
-    /// The profile's `allowed_tools` ceiling (`None` = all).
+    /// The profile's `allowed_tools` ceiling (`None` = all, `Some([])` = none).
     pub profile_allowed: Option<Vec<Pattern>>,
     /// Host session rules.
     pub session: Rules,
-    /// The project policy file: its path and rules.
+    /// The project policy file: its path (for messages) and rules.
     pub project: Option<(String, Rules)>,
 }
 
-fn rules_decision(scope: Scope, rules: &Rules, tool: &ToolDescriptor) -> Option<Decision> {
-    if let Some(p) = rules.deny.iter().find(|p| p.matches(tool)) {
-        return Some(Decision::Denied {
-            scope,
-            rule: format!("deny: {p}"),
-        });
+/// Something that finds the first entry (in list order) matching a tool.
+pub(crate) trait FirstMatch {
+    /// The first matching entry.
+    fn first_match(&self, tool: &ToolDescriptor) -> Option<&Pattern>;
+    /// True when the list has no entries.
+    fn is_empty_list(&self) -> bool;
+}
+
+impl FirstMatch for [Pattern] {
+    fn first_match(&self, tool: &ToolDescriptor) -> Option<&Pattern> {
+        self.iter().find(|p| p.matches(tool))
     }
-    match &rules.allow {
-        Some(allow) if !allow.iter().any(|p| p.matches(tool)) => Some(Decision::Denied {
-            scope,
-            rule: if allow.is_empty() {
-                "allow: [] (empty allow permits none)".into()
-            } else {
-                "not in allow".into()
-            },
-        }),
-        _ => None,
+    fn is_empty_list(&self) -> bool {
+        self.is_empty()
     }
 }
 
-impl Policy {
-    /// Decide for one tool, scope by scope; the first scope that narrows wins.
-    pub fn evaluate(&self, _registry: &Registry, tool: &ToolDescriptor) -> Decision {
-        if DISCOVERY_TOOLS.contains(&tool.name.as_str()) {
-            return Decision::Allowed;
-        }
-        if tool.visibility == Visibility::Hidden {
+/// One `{allow, deny}` scope as seen by [`decide`].
+pub(crate) struct ScopeRules<'a, M: FirstMatch + ?Sized> {
+    pub scope: Scope,
+    pub allow: Option<&'a M>,
+    pub deny: &'a M,
+}
+
+/// The one decision procedure both evaluators share.
+pub(crate) fn decide<M: FirstMatch + ?Sized>(
+    tool: &ToolDescriptor,
+    provider_hidden: bool,
+    profile: Option<&M>,
+    scopes: [Option<ScopeRules<'_, M>>; 2],
+) -> Decision {
+    if is_discovery_tool(&tool.name) {
+        return Decision::Allowed;
+    }
+    if tool.visibility == Visibility::Hidden {
+        return Decision::Hidden {
+            scope: Scope::Provider,
+            rule: Some("tool visibility: hidden".into()),
+        };
+    }
+    if provider_hidden {
+        return Decision::Hidden {
+            scope: Scope::Provider,
+            rule: Some(format!("hidden provider: {}", tool.provider.id)),
+        };
+    }
+    if let Some(allowed) = profile {
+        if allowed.first_match(tool).is_none() {
             return Decision::Hidden {
-                scope: Scope::Provider,
-                rule: Some("tool marked hidden".into()),
+                scope: Scope::Profile,
+                rule: Some(allow_miss("allowed_tools", allowed.is_empty_list())),
             };
         }
-        if self.hidden_providers.contains(&tool.provider.id) {
-            return Decision::Hidden {
-                scope: Scope::Provider,
-                rule: Some(format!("provider `{}` hidden", tool.provider.id)),
+    }
+    for s in scopes.iter().flatten() {
+        if let Some(p) = s.deny.first_match(tool) {
+            return Decision::Denied {
+                scope: s.scope,
+                rule: format!("deny: {p}"),
             };
         }
-        if let Some(allowed) = &self.profile_allowed {
-            if !allowed.iter().any(|p| p.matches(tool)) {
-                return Decision::Hidden {
-                    scope: Scope::Profile,
-                    rule: Some("not in the profile's allowed_tools".into()),
+        if let Some(allow) = s.allow {
+            if allow.first_match(tool).is_none() {
+                return Decision::Denied {
+                    scope: s.scope,
+                    rule: allow_miss("allow", allow.is_empty_list()),
                 };
             }
         }
-        if let Some(d) = rules_decision(Scope::Session, &self.session, tool) {
-            return d;
+    }
+    Decision::Allowed
+}
+
+impl Rules {
+    pub(crate) fn scope(&self, scope: Scope) -> ScopeRules<'_, [Pattern]> {
+        ScopeRules {
+            scope,
+            allow: self.allow.as_deref(),
+            deny: &self.deny,
         }
-        if let Some((_, rules)) = &self.project {
-            if let Some(d) = rules_decision(Scope::Project, rules, tool) {
-                return d;
-            }
+    }
+}
+
+fn allow_miss(list: &str, empty: bool) -> String {
+    if empty {
+        format!("{list}: [] (permits none)")
+    } else {
+        format!("{list}: no entry matches")
+    }
+}
+
+fn canonical(list: &[Pattern]) -> Vec<&str> {
+    let mut v: Vec<&str> = list.iter().map(Pattern::as_str).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+fn canonical_rules(r: &Rules) -> Value {
+    json!({"allow": r.allow.as_deref().map(canonical), "deny": canonical(&r.deny)})
+}
+
+impl Policy {
+    /// A policy from host session rules only (no hiding, no profile, no project).
+    pub fn with_session(session: Rules) -> Policy {
+        Policy {
+            session,
+            ..Policy::default()
         }
-        Decision::Allowed
     }
 
-    /// Digest of every rule (part of the session's effective registry version).
+    /// Decide for one tool, scope by scope; the first scope that narrows wins.
+    pub fn evaluate(&self, _registry: &Registry, tool: &ToolDescriptor) -> Decision {
+        decide(
+            tool,
+            self.hidden_providers.contains(&tool.provider.id),
+            self.profile_allowed.as_deref(),
+            [
+                Some(self.session.scope(Scope::Session)),
+                self.project.as_ref().map(|(_, r)| r.scope(Scope::Project)),
+            ],
+        )
+    }
+
+    /// Precompile for fast bulk evaluation (see the module docs).
+    pub fn compile(&self) -> CompiledPolicy {
+        CompiledPolicy::new(self)
+    }
+
+    /// `sha256:` digest of the canonical rule set (entries sorted and
+    /// de-duplicated per list, hidden providers sorted; the project file's
+    /// path is not a rule and is left out). The session folds it into its
+    /// effective version.
     pub fn digest(&self) -> String {
-        fn list(v: &[Pattern]) -> Vec<&str> {
-            v.iter().map(Pattern::as_str).collect()
-        }
-        let rules =
-            |r: &Rules| json!({"allow": r.allow.as_deref().map(list), "deny": list(&r.deny)});
-        let mut hidden = self.hidden_providers.clone();
-        hidden.sort();
+        let mut hidden: Vec<&str> = self.hidden_providers.iter().map(String::as_str).collect();
+        hidden.sort_unstable();
+        hidden.dedup();
         json_digest(&json!({
             "hiddenProviders": hidden,
-            "profile": self.profile_allowed.as_deref().map(list),
-            "session": rules(&self.session),
-            "project": self.project.as_ref().map(|(path, r)| json!({"path": path, "rules": rules(r)})),
+            "profile": self.profile_allowed.as_deref().map(canonical),
+            "session": canonical_rules(&self.session),
+            "project": self.project.as_ref().map(|(_, r)| canonical_rules(r)),
         }))
-    }
-
-    /// Exact entries that name no registered tool.
-    pub fn warnings(&self, registry: &Registry) -> Vec<PolicyWarning> {
-        let mut out = Vec::new();
-        let mut check = |scope: Scope, patterns: &[Pattern]| {
-            for p in patterns {
-                if p.exact_name().is_some() && !registry.entries().any(|e| p.matches(&e.descriptor))
-                {
-                    out.push(PolicyWarning {
-                        scope,
-                        entry: p.to_string(),
-                        message: format!("`{p}` names no registered tool"),
-                    });
-                }
-            }
-        };
-        if let Some(a) = &self.profile_allowed {
-            check(Scope::Profile, a);
-        }
-        check(Scope::Session, self.session.allow.as_deref().unwrap_or(&[]));
-        check(Scope::Session, &self.session.deny);
-        if let Some((_, r)) = &self.project {
-            check(Scope::Project, r.allow.as_deref().unwrap_or(&[]));
-            check(Scope::Project, &r.deny);
-        }
-        out
     }
 }

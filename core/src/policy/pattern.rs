@@ -1,58 +1,96 @@
-//! Policy entry patterns.
+//! Policy entry patterns: the grammar every scope's entries share.
 //!
-//! Grammar (also in `schemas/tool-policy.schema.json`):
+//! Grammar (the same text is in `schemas/tool-policy.schema.json`):
 //!
 //! ```text
-//! entry   := "*" | source ":" name | name
-//! name    := NAME | NAME "*" | "*"          (a trailing `*` is a prefix wildcard)
+//! entry   := "*"                    every tool
+//!          | source ":" name        only tools of that source
+//!          | name
+//! name    := NAME                   exact
+//!          | NAME "*"               prefix wildcard (trailing `*` only)
+//!          | "*"                    any name (only useful after a source)
 //! source  := native | mcp | skill | slash_command | browser | extension | connected_app
-//! NAME    := one or more characters, none of them whitespace, control, `*` or `:`
+//! NAME    := 1+ characters, none of them whitespace, a control character,
+//!            U+FEFF, `*` or `:`
 //! ```
 //!
-//! A name matches a tool when it equals (or, with `*`, prefixes) the tool's
-//! canonical name, any of its aliases, or its provider-qualified name
-//! `provider/local_name` — so naming an alias catches the canonical tool and
-//! every other alias and handle of it. At most 256 bytes per entry.
+//! At most [`MAX_PATTERN_CHARS`] characters (Unicode scalar values, as JSON
+//! Schema's `maxLength` counts). Anything else is a validation error:
+//! an empty entry, whitespace, `*` anywhere but the end (so `**`, `a*b`,
+//! `*x`), an unknown source (`plugin:*`), a missing name (`mcp:`), a second
+//! `:`. A lone `*` is allowed and means every tool. Matching is exact and
+//! case-sensitive.
+//!
+//! **What a name is compared with.** A tool matches when the name equals
+//! (or, with `*`, prefixes) the tool's canonical name or any of its aliases;
+//! an entry containing `/` is also compared with the provider-qualified name
+//! `provider/local_name` (so `github/*` is every tool of provider `github`,
+//! while `gh*` does *not* catch every tool of a provider `ghost`). Naming an
+//! alias therefore names the tool behind it: denying `cat` denies
+//! `read_file`, all of its other aliases and every handle to it. This is the
+//! same as resolving the entry through the registry (an alias belongs to
+//! exactly one tool) but needs no registry, so it never goes stale when the
+//! catalog changes. Tool names containing `:` or `*` can only be reached
+//! through an alias, their qualified name or a wildcard.
 
 use crate::descriptor::{Source, ToolDescriptor};
+use crate::error::{Error, ErrorCode};
 use std::fmt;
 
-/// Longest entry, in bytes.
-pub const MAX_PATTERN_BYTES: usize = 256;
+/// Longest entry, in characters.
+pub const MAX_PATTERN_CHARS: usize = 256;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Name {
+/// The name part of an entry.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Name {
+    /// `*`: every name.
     Any,
+    /// An exact name.
     Exact(String),
+    /// `prefix*`.
     Prefix(String),
 }
 
-/// One parsed policy entry; displays as its original text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One parsed policy entry; displays (and serialises) as its original text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Pattern {
     text: String,
     source: Option<Source>,
     name: Name,
+    /// The name contains `/`: also compare with the provider-qualified name.
+    qualified: bool,
+}
+
+fn forbidden(c: char) -> bool {
+    c.is_whitespace() || c.is_control() || c == '\u{feff}'
 }
 
 impl Pattern {
-    /// Parse an entry; `Err` says what is wrong with it.
+    /// Parse an entry; `Err` says, for a human, what is wrong with it.
     pub fn parse(text: &str) -> Result<Pattern, String> {
         if text.is_empty() {
-            return Err("an entry is empty".into());
+            return Err("an entry may not be empty (use `*` for every tool)".into());
         }
-        if text.len() > MAX_PATTERN_BYTES {
-            return Err(format!("an entry is longer than {MAX_PATTERN_BYTES} bytes"));
-        }
-        if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        let chars = text.chars().count();
+        if chars > MAX_PATTERN_CHARS {
             return Err(format!(
-                "`{text}` contains whitespace or a control character"
+                "an entry is {chars} characters long; at most {MAX_PATTERN_CHARS} are allowed"
+            ));
+        }
+        if let Some(c) = text.chars().find(|c| forbidden(*c)) {
+            return Err(format!(
+                "`{}` contains whitespace or a control character ({c:?})",
+                text.escape_debug()
             ));
         }
         let (source, rest) = match text.split_once(':') {
             Some((s, rest)) => match Source::parse(s) {
                 Some(src) => (Some(src), rest),
-                None => return Err(format!("`{s}` in `{text}` is not a source (native, mcp, skill, slash_command, browser, extension, connected_app)")),
+                None => {
+                    return Err(format!(
+                        "`{s}` in `{text}` is not a source (one of native, mcp, skill, slash_command, browser, extension, connected_app)"
+                    ))
+                }
             },
             None => (None, text),
         };
@@ -61,9 +99,16 @@ impl Pattern {
         }
         let name = match rest.find('*') {
             None if rest.is_empty() => {
-                return Err(format!("`{text}` has no name after the source"))
+                return Err(format!(
+                    "`{text}` has no name after the source (use `{text}*` for the whole source)"
+                ))
             }
             None => Name::Exact(rest.to_string()),
+            Some(_) if rest.contains("**") => {
+                return Err(format!(
+                    "`{text}`: `**` is not allowed; use one trailing `*`"
+                ))
+            }
             Some(i) if i + 1 != rest.len() => {
                 return Err(format!("`{text}`: `*` is only allowed at the end"))
             }
@@ -73,6 +118,7 @@ impl Pattern {
         Ok(Pattern {
             text: text.to_string(),
             source,
+            qualified: rest.contains('/'),
             name,
         })
     }
@@ -82,15 +128,29 @@ impl Pattern {
         &self.text
     }
 
-    /// True for an exact name without wildcard or source.
+    /// The source restriction (`mcp:` in `mcp:*`), if any.
+    pub fn source(&self) -> Option<Source> {
+        self.source
+    }
+
+    /// The name when the entry has no wildcard (`read_file`, `mcp:read_file`).
     pub fn exact_name(&self) -> Option<&str> {
-        match (&self.source, &self.name) {
-            (None, Name::Exact(n)) => Some(n),
+        match &self.name {
+            Name::Exact(n) => Some(n),
             _ => None,
         }
     }
 
-    /// Does this entry match the tool?
+    /// True when the entry ends in `*` (a lone `*` included).
+    pub fn is_wildcard(&self) -> bool {
+        !matches!(self.name, Name::Exact(_))
+    }
+
+    pub(crate) fn name(&self) -> &Name {
+        &self.name
+    }
+
+    /// Does this entry match the tool (canonical name, alias or qualified name)?
     pub fn matches(&self, tool: &ToolDescriptor) -> bool {
         if self.source.is_some_and(|s| s != tool.source) {
             return false;
@@ -100,18 +160,36 @@ impl Pattern {
             Name::Exact(n) => candidate == n,
             Name::Prefix(p) => candidate.starts_with(p.as_str()),
         };
-        if hit(&tool.name) || tool.aliases.iter().any(|a| hit(a)) {
-            return true;
+        match &self.name {
+            Name::Any => true,
+            Name::Exact(_) | Name::Prefix(_) => {
+                hit(&tool.name)
+                    || tool.aliases.iter().any(|a| hit(a))
+                    || (self.qualified && self.matches_qualified(tool))
+            }
         }
+    }
+
+    /// Compare with `provider/local_name` without allocating it.
+    fn matches_qualified(&self, tool: &ToolDescriptor) -> bool {
+        let (id, local) = (tool.provider.id.as_str(), tool.local_name.as_str());
         match &self.name {
             Name::Any => true,
             Name::Exact(n) => {
-                n.len() == tool.provider.id.len() + 1 + tool.local_name.len()
-                    && n.starts_with(tool.provider.id.as_str())
-                    && n.as_bytes().get(tool.provider.id.len()) == Some(&b'/')
-                    && n.ends_with(tool.local_name.as_str())
+                n.len() == id.len() + 1 + local.len()
+                    && n.starts_with(id)
+                    && n[id.len()..].starts_with('/')
+                    && n.ends_with(local)
             }
-            Name::Prefix(_) => hit(&tool.qualified_name()),
+            Name::Prefix(p) => {
+                if p.len() <= id.len() {
+                    id.starts_with(p.as_str())
+                } else {
+                    p.starts_with(id)
+                        && p[id.len()..].starts_with('/')
+                        && local.starts_with(&p[id.len() + 1..])
+                }
+            }
         }
     }
 }
@@ -122,9 +200,24 @@ impl fmt::Display for Pattern {
     }
 }
 
+impl std::str::FromStr for Pattern {
+    type Err = Error;
+    /// Parse an entry; a bad one is `policy.malformed`.
+    fn from_str(text: &str) -> Result<Pattern, Error> {
+        Pattern::parse(text).map_err(|m| Error::new(ErrorCode::PolicyMalformed, m))
+    }
+}
+
 impl serde::Serialize for Pattern {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.text)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Pattern {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Pattern, D::Error> {
+        let text = String::deserialize(d)?;
+        Pattern::parse(&text).map_err(serde::de::Error::custom)
     }
 }
 
@@ -142,11 +235,37 @@ mod tests {
             "mcp:*",
             "browser:tab_*",
             "github/create_issue",
+            "native:read_file",
+            "é_tool",
         ] {
             assert!(Pattern::parse(ok).is_ok(), "{ok}");
         }
-        for bad in ["", " x", "a*b", "**", "plugin:*", "mcp:", "a:b:c", "x\ty"] {
-            assert!(Pattern::parse(bad).is_err(), "{bad}");
+        for bad in [
+            "",
+            " x",
+            "x ",
+            "a*b",
+            "**",
+            "*x",
+            "plugin:*",
+            "mcp:",
+            ":x",
+            "a:b:c",
+            "x\ty",
+            "mcp:**",
+            "x\u{feff}",
+        ] {
+            assert!(Pattern::parse(bad).is_err(), "{bad:?}");
+        }
+        assert!(Pattern::parse(&"é".repeat(MAX_PATTERN_CHARS)).is_ok());
+        assert!(Pattern::parse(&"a".repeat(MAX_PATTERN_CHARS + 1)).is_err());
+    }
+
+    #[test]
+    fn displays_as_written() {
+        for text in ["mcp:*", "github/create_issue", "*"] {
+            let p = Pattern::parse(text).expect("valid");
+            assert_eq!(p.to_string(), text);
         }
     }
 }

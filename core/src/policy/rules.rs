@@ -1,91 +1,145 @@
-//! `{allow, deny}` rule sets and the project policy file, validated with the
-//! jsonschema crate against `schemas/tool-policy.schema.json`.
+//! `{allow, deny}` rule sets and the project policy file.
+//!
+//! Host session rules and the project file share one shape and one check:
+//! the value is validated with the jsonschema crate against the schema that
+//! ships in the repo (`schemas/tool-policy.schema.json`), then every entry is
+//! parsed by [`Pattern::parse`]. The schema's `pattern` and the parser
+//! describe the same grammar; the parser's wording is preferred in messages.
+//! Every failure is `policy.malformed` with the file (when there is one), the
+//! JSON pointer of the offending value, or — for a JSON syntax error — a
+//! 1-based line and UTF-16 column.
 
 use super::pattern::Pattern;
 use crate::error::{line_col_utf16, Error, ErrorCode, Result};
+use jsonschema::error::ValidationErrorKind;
+use serde::Serialize;
 use serde_json::Value;
+use std::sync::OnceLock;
 
-/// The shipped policy schema.
+/// The shipped policy schema (`schemas/tool-policy.schema.json`).
 pub const POLICY_SCHEMA: &str = include_str!("../../../schemas/tool-policy.schema.json");
 
-/// One scope's rules.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// One scope's rules: deny wins; `allow: None` permits all, `Some([])` none.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Rules {
     /// `None`: every otherwise permitted tool; `Some([])`: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub allow: Option<Vec<Pattern>>,
-    /// Denied entries; deny wins.
+    /// Denied entries; deny wins over allow.
     pub deny: Vec<Pattern>,
 }
 
-fn malformed(file: Option<&str>, pointer: &str, message: String) -> Error {
-    let mut e = Error::new(ErrorCode::PolicyMalformed, message).with_pointer(pointer);
-    if let Some(f) = file {
-        e = e.with_file(f);
+fn malformed(file: Option<&str>, message: String) -> Error {
+    let e = Error::new(ErrorCode::PolicyMalformed, message)
+        .with_next_action("fix the policy; the grammar is in schemas/tool-policy.schema.json");
+    match file {
+        Some(f) => e.with_file(f),
+        None => e,
     }
-    e
 }
 
-fn schema_check(value: &Value, file: Option<&str>) -> Result<()> {
-    let schema: Value = serde_json::from_str(POLICY_SCHEMA).map_err(|e| {
-        malformed(
-            file,
-            "",
-            format!("the shipped policy schema is broken: {e}"),
-        )
-    })?;
-    let validator = jsonschema::validator_for(&schema).map_err(|e| {
-        malformed(
-            file,
-            "",
-            format!("the shipped policy schema is broken: {e}"),
-        )
-    })?;
-    if let Some(err) = validator.iter_errors(value).next() {
-        let mut pointer = err.instance_path().to_string();
-        if let jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } =
-            err.kind()
-        {
-            if let Some(key) = unexpected.first() {
-                pointer = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
-                return Err(malformed(
-                    file,
-                    &pointer,
-                    format!("unknown key `{key}` (allowed: allow, deny, $schema)"),
-                ));
-            }
-        }
-        let message = match value.pointer(&pointer) {
-            Some(Value::String(s))
-                if pointer.starts_with("/allow/") || pointer.starts_with("/deny/") =>
-            {
-                match Pattern::parse(s) {
-                    Err(why) => why,
-                    Ok(_) => err.to_string(),
-                }
-            }
-            _ => err.to_string(),
-        };
-        return Err(malformed(file, &pointer, message));
+fn escape_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+fn validator() -> std::result::Result<&'static jsonschema::Validator, String> {
+    static VALIDATOR: OnceLock<std::result::Result<jsonschema::Validator, String>> =
+        OnceLock::new();
+    VALIDATOR
+        .get_or_init(|| {
+            let schema: Value = serde_json::from_str(POLICY_SCHEMA).map_err(|e| e.to_string())?;
+            jsonschema::validator_for(&schema).map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| format!("the shipped policy schema is broken: {e}"))
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
-    Ok(())
+}
+
+/// Validate `value` against the shipped schema; the first error, located.
+fn schema_check(value: &Value, file: Option<&str>) -> Result<()> {
+    let validator = validator().map_err(|m| malformed(file, m))?;
+    let Some(err) = validator.iter_errors(value).next() else {
+        return Ok(());
+    };
+    let pointer = err.instance_path().to_string();
+    let located = |e: Error, p: &str| e.with_pointer(p);
+    if let ValidationErrorKind::AdditionalProperties { unexpected } = err.kind() {
+        if let Some(key) = unexpected.first() {
+            let p = format!("{pointer}/{}", escape_token(key));
+            let m = format!("unknown key `{key}` (allowed: allow, deny, $schema)");
+            return Err(located(malformed(file, m), &p));
+        }
+    }
+    let target = value.pointer(&pointer);
+    let message = match (target, err.kind()) {
+        (Some(Value::String(s)), _) if is_entry_pointer(&pointer) => match Pattern::parse(s) {
+            Err(why) => why,
+            Ok(_) => err.to_string(),
+        },
+        (Some(v), ValidationErrorKind::Type { .. }) if pointer.is_empty() => {
+            format!("the policy must be a JSON object, not {}", kind_of(v))
+        }
+        (Some(v), ValidationErrorKind::Type { .. }) if is_list_pointer(&pointer) => {
+            format!(
+                "`{}` must be an array of entries, not {}",
+                &pointer[1..],
+                kind_of(v)
+            )
+        }
+        (Some(v), ValidationErrorKind::Type { .. }) if is_entry_pointer(&pointer) => {
+            format!("an entry must be a string, not {}", kind_of(v))
+        }
+        _ => err.to_string(),
+    };
+    Err(located(malformed(file, message), &pointer))
+}
+
+fn is_list_pointer(p: &str) -> bool {
+    p == "/allow" || p == "/deny"
+}
+
+fn is_entry_pointer(p: &str) -> bool {
+    let tail = p
+        .strip_prefix("/allow/")
+        .or_else(|| p.strip_prefix("/deny/"));
+    tail.is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
 }
 
 impl Rules {
-    /// Validate and parse `{allow?, deny?}`; `file` names the source in errors.
+    /// Validate and parse `{allow?, deny?}` (plus an ignored `$schema`);
+    /// `file` names the source in errors.
     pub fn from_value(value: &Value, file: Option<&str>) -> Result<Rules> {
         schema_check(value, file)?;
         let list = |key: &str| -> Result<Option<Vec<Pattern>>> {
-            let Some(items) = value.get(key).and_then(Value::as_array) else {
+            let Some(items) = value.get(key) else {
                 return Ok(None);
+            };
+            let Some(items) = items.as_array() else {
+                let m = format!("`{key}` must be an array of entries");
+                return Err(malformed(file, m).with_pointer(format!("/{key}")));
+            };
+            let parse = |(i, v): (usize, &Value)| {
+                let located = |m: String| malformed(file, m).with_pointer(format!("/{key}/{i}"));
+                match v.as_str() {
+                    Some(text) => Pattern::parse(text).map_err(located),
+                    None => Err(located("an entry must be a string".into())),
+                }
             };
             items
                 .iter()
                 .enumerate()
-                .map(|(i, v)| {
-                    let text = v.as_str().unwrap_or_default();
-                    Pattern::parse(text).map_err(|m| malformed(file, &format!("/{key}/{i}"), m))
-                })
-                .collect::<Result<Vec<_>>>()
+                .map(parse)
+                .collect::<Result<_>>()
                 .map(Some)
         };
         Ok(Rules {
@@ -93,20 +147,47 @@ impl Rules {
             deny: list("deny")?.unwrap_or_default(),
         })
     }
+
+    /// True when these rules can narrow nothing (no allow list, no deny).
+    pub fn is_empty(&self) -> bool {
+        self.allow.is_none() && self.deny.is_empty()
+    }
 }
 
-/// Parse and validate the project policy file (`path` for messages, `text` as read).
+/// Parse a bare list of entries (e.g. a profile's `allowed_tools`); an error
+/// is `policy.malformed` pointing at `/<index>`.
+pub fn parse_patterns<S: AsRef<str>>(entries: &[S]) -> Result<Vec<Pattern>> {
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            Pattern::parse(s.as_ref()).map_err(|m| malformed(None, m).with_pointer(format!("/{i}")))
+        })
+        .collect()
+}
+
+/// Parse and validate the project policy file (`path` for messages, `text`
+/// as read). A leading byte-order mark is ignored.
 pub fn parse_policy_file(path: &str, text: &str) -> Result<Rules> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        let offset = byte_offset(text, e.line(), e.column());
-        let (line, col) = line_col_utf16(text, offset);
-        Error::new(ErrorCode::PolicyMalformed, format!("invalid JSON: {e}"))
-            .with_file(path)
-            .with_position(line, col)
-    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let value: Value = serde_json::from_str(text).map_err(|e| syntax_error(path, text, &e))?;
     Rules::from_value(&value, Some(path))
 }
 
+/// A JSON syntax error at its 1-based line and UTF-16 column. serde_json
+/// reports byte columns; its own " at line L column C" suffix is dropped so
+/// the message never disagrees with the position fields.
+fn syntax_error(path: &str, text: &str, e: &serde_json::Error) -> Error {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let what = full.strip_suffix(&suffix).unwrap_or(&full);
+    let offset = byte_offset(text, e.line(), e.column());
+    let (line, column) = line_col_utf16(text, offset);
+    malformed(Some(path), format!("invalid JSON: {what}")).with_position(line, column)
+}
+
+/// serde_json's (line, 1-based byte column; 0 = before the first byte) to a
+/// byte offset, rounded down to a character boundary.
 fn byte_offset(text: &str, line: usize, column: usize) -> usize {
     let mut offset = 0;
     for (i, l) in text.split_inclusive('\n').enumerate() {
@@ -116,8 +197,29 @@ fn byte_offset(text: &str, line: usize, column: usize) -> usize {
         }
         offset += l.len();
     }
+    let mut offset = offset.min(text.len());
     while offset > 0 && !text.is_char_boundary(offset) {
         offset -= 1;
     }
     offset
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_columns_become_utf16_columns() {
+        // `ü` is 2 bytes / 1 unit, `😀` is 4 bytes / 2 units.
+        let text = "{\"deny\": [\"ü😀\" 1]}";
+        let err = parse_policy_file("p.json", text).expect_err("syntax");
+        assert_eq!((err.line, err.column), (Some(1), Some(17)));
+        assert!(!err.message.contains("column"), "{}", err.message);
+    }
+
+    #[test]
+    fn entry_pointers_are_recognised() {
+        assert!(is_entry_pointer("/deny/0") && is_entry_pointer("/allow/12"));
+        assert!(!is_entry_pointer("/deny") && !is_entry_pointer("/deny/x"));
+    }
 }
