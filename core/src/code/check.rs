@@ -1,0 +1,679 @@
+//! Compile: size check, token guard, parse, then check the AST into a [`Program`].
+//!
+//! Nothing here evaluates anything: the parser only builds a syntax tree and
+//! the checker keeps the few shapes the language allows. Every rejection is
+//! an [`Error`] with a stable code, a message that names the construct, and a
+//! 1-based line:column (UTF-16 code units) of where it starts.
+//!
+//! Order of checks, each stopping at the first problem:
+//! 1. **Source size** — more than `maxSourceBytes` UTF-8 bytes is `code.limit`
+//!    at the first byte past the limit; nothing is lexed.
+//! 2. **Token guard** — more than `4 × maxNodes` significant tokens (every
+//!    token except newlines, indentation, comments and end of file) is
+//!    `code.limit` at the first token past the guard. Accepted programs use
+//!    at most about two tokens per node, so this only turns away programs that
+//!    could not fit in `maxNodes` anyway, and it bounds the parser's work and
+//!    nesting depth before any tree is built.
+//! 3. **Parse** with `rustpython-parser` — a failure is `code.syntax`.
+//! 4. **Check** — one pre-order walk in source order (below).
+//!
+//! # What counts as a syntax node
+//!
+//! The checker counts one node for every AST node it reaches, *before*
+//! looking at its kind, in source order: each statement; each expression
+//! (the `call(...)` expression, the `call` name, the handle string, the
+//! arguments dict or name, every dict key, every dict value, every list
+//! element, every literal and name); each assignment target; and each keyword
+//! argument. A negative number `-5` is two nodes (the minus and the number),
+//! as in Python's own AST. Node 257 (at the default and maximum) is
+//! `code.limit` at that node's position, even when the node would also be
+//! forbidden. Examples: `call("toolh_x")` is 4 nodes (statement, call, name,
+//! handle); `x = call("toolh_x", {"a": y})` is 8 (statement, target, call,
+//! name, handle, dict, key, value). Children of a rejected node are never
+//! visited, so the walk is at most `maxNodes + 1` deep.
+//!
+//! Call sites are counted statically too: the call site number
+//! `maxCalls + 1` is `code.limit` at its `call`.
+
+use super::limits::CodeLimits;
+use super::program::{Program, Statement, Target, Template};
+use crate::error::{line_col_utf16, Error, ErrorCode, Result};
+use rustpython_parser::ast::{self, Constant, Expr, Ranged, Stmt};
+use rustpython_parser::text_size::TextSize;
+use rustpython_parser::{lexer, Mode, Parse, Tok};
+use serde_json::{Number, Value};
+use std::collections::BTreeMap;
+
+/// The path the parser reports; never shown as a file.
+const SOURCE_PATH: &str = "<run_tool_code>";
+/// Every handle literal starts with this.
+pub const HANDLE_PREFIX: &str = "toolh_";
+/// The only callable name.
+const CALL: &str = "call";
+/// Significant tokens allowed per node by the pre-parse guard.
+pub const TOKENS_PER_NODE: u32 = 4;
+/// Longest piece of parser text quoted in a syntax error.
+const MAX_QUOTED: usize = 120;
+/// What every rejection suggests next.
+const NEXT: &str = "rewrite the program as lines `name = call(\"toolh_…\", {...})` or `call(\"toolh_…\", {...})` using only literals and earlier names";
+
+/// Check `source` against `limits` (capped at [`CodeLimits::MAX`]) and build the program.
+pub fn compile(source: &str, limits: &CodeLimits) -> Result<Program> {
+    let limits = limits.clamped();
+    let max_bytes = limits.max_source_bytes as usize;
+    if source.len() > max_bytes {
+        let mut at = max_bytes;
+        while at > 0 && !source.is_char_boundary(at) {
+            at -= 1;
+        }
+        let msg = format!(
+            "source size: the program is {} bytes; the limit is {} bytes",
+            source.len(),
+            max_bytes
+        );
+        return Err(located(ErrorCode::CodeLimit, msg, source, at));
+    }
+    token_guard(source, &limits)?;
+    let suite = ast::Suite::parse(source, SOURCE_PATH).map_err(|e| {
+        let mut msg = e.error.to_string();
+        if msg.chars().count() > MAX_QUOTED {
+            msg = msg.chars().take(MAX_QUOTED).collect::<String>() + "…";
+        }
+        let at = usize::try_from(u32::from(e.offset)).unwrap_or(usize::MAX);
+        located(
+            ErrorCode::CodeSyntax,
+            format!("syntax error: {msg}"),
+            source,
+            at,
+        )
+    })?;
+    let mut checker = Checker {
+        source,
+        limits,
+        nodes: 0,
+        calls: 0,
+        slots: BTreeMap::new(),
+    };
+    let mut statements = Vec::with_capacity(suite.len());
+    for stmt in &suite {
+        statements.push(checker.statement(stmt)?);
+    }
+    Ok(Program {
+        statements,
+        slots: checker.slots.len(),
+        nodes: checker.nodes,
+    })
+}
+
+/// Step 2: bound the token count before the parser builds any tree.
+fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
+    let max = limits.max_nodes.saturating_mul(TOKENS_PER_NODE);
+    let mut count = 0u32;
+    for item in lexer::lex(source, Mode::Module) {
+        // A lexical error is reported by the parser, at its own position.
+        let Ok((tok, range)) = item else { break };
+        // Comments and non-logical newlines never reach here (no `full-lexer`).
+        if matches!(
+            tok,
+            Tok::Newline | Tok::Indent | Tok::Dedent | Tok::EndOfFile
+        ) {
+            continue;
+        }
+        count += 1;
+        if count > max {
+            let msg = format!(
+                "syntax nodes: the program has more than {max} tokens, so it cannot fit in {} syntax nodes",
+                limits.max_nodes
+            );
+            return Err(located(
+                ErrorCode::CodeLimit,
+                msg,
+                source,
+                offset(range.start()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn offset(at: TextSize) -> usize {
+    usize::try_from(u32::from(at)).unwrap_or(usize::MAX)
+}
+
+/// An error at a byte offset of `source`.
+fn located(code: ErrorCode, message: String, source: &str, at: usize) -> Error {
+    let (line, col) = line_col_utf16(source, at);
+    Error::new(code, message)
+        .with_position(line, col)
+        .with_next_action(NEXT)
+}
+
+struct Checker<'a> {
+    source: &'a str,
+    limits: CodeLimits,
+    nodes: u32,
+    calls: u32,
+    slots: BTreeMap<String, usize>,
+}
+
+impl Checker<'_> {
+    /// Count one node at `at`; node `maxNodes + 1` is `code.limit`.
+    fn count(&mut self, at: TextSize) -> Result<()> {
+        self.nodes = self.nodes.saturating_add(1);
+        if self.nodes > self.limits.max_nodes {
+            let msg = format!(
+                "syntax nodes: the program has more than {} syntax nodes",
+                self.limits.max_nodes
+            );
+            return Err(located(ErrorCode::CodeLimit, msg, self.source, offset(at)));
+        }
+        Ok(())
+    }
+
+    /// A `code.forbidden` error naming `construct`.
+    fn forbidden(&self, construct: &str, detail: &str, at: TextSize) -> Error {
+        let msg = if detail.is_empty() {
+            format!("{construct} is not allowed in bounded code")
+        } else {
+            format!("{construct} is not allowed in bounded code: {detail}")
+        };
+        located(ErrorCode::CodeForbidden, msg, self.source, offset(at))
+    }
+
+    fn statement(&mut self, stmt: &Stmt) -> Result<Statement> {
+        self.count(stmt.start())?;
+        match stmt {
+            Stmt::Assign(a) => {
+                let Some(first) = a.targets.first() else {
+                    return Err(self.forbidden("assignment without a target", "", a.start()));
+                };
+                self.count(first.start())?;
+                let name = match first {
+                    Expr::Name(n) if n.id.as_str() == CALL => {
+                        return Err(self.forbidden(
+                            "assigning to `call`",
+                            "`call` is reserved",
+                            n.start(),
+                        ))
+                    }
+                    Expr::Name(n) => n.id.to_string(),
+                    Expr::Tuple(_) | Expr::List(_) => {
+                        return Err(self.forbidden(
+                            "tuple assignment",
+                            "assign one call to one plain name",
+                            first.start(),
+                        ))
+                    }
+                    other => {
+                        return Err(self.forbidden(
+                            describe(other),
+                            "assign to one plain name",
+                            other.start(),
+                        ))
+                    }
+                };
+                if let Some(second) = a.targets.get(1) {
+                    return Err(self.forbidden(
+                        "chained assignment",
+                        "assign to one plain name",
+                        second.start(),
+                    ));
+                }
+                let mut statement = match a.value.as_ref() {
+                    Expr::Call(call) => self.call(call)?,
+                    other => {
+                        self.count(other.start())?;
+                        return Err(self.not_a_call(other, "assignment without call"));
+                    }
+                };
+                // Bind after the value is checked: `x = call(h, {"a": x})` uses `x` too early.
+                let next = self.slots.len();
+                let slot = *self.slots.entry(name.clone()).or_insert(next);
+                statement.target = Some(Target { name, slot });
+                Ok(statement)
+            }
+            Stmt::Expr(e) => match e.value.as_ref() {
+                Expr::Call(call) => self.call(call),
+                other => {
+                    self.count(other.start())?;
+                    Err(self.not_a_call(other, "expression statement without call"))
+                }
+            },
+            other => {
+                let (construct, at) = statement_construct(other);
+                Err(self.forbidden(
+                    construct,
+                    "every statement must be `name = call(...)` or `call(...)`",
+                    at,
+                ))
+            }
+        }
+    }
+
+    /// A statement value that is not a `call(...)`.
+    fn not_a_call(&self, expr: &Expr, plain: &str) -> Error {
+        let construct = match expr {
+            Expr::Name(_) => "bare name statement",
+            Expr::Constant(_) | Expr::List(_) | Expr::Dict(_) | Expr::UnaryOp(_) => plain,
+            other => describe(other),
+        };
+        self.forbidden(
+            construct,
+            "every statement must be `name = call(...)` or `call(...)`",
+            expr.start(),
+        )
+    }
+
+    /// `call(HANDLE[, ARGS])`: the call node itself is counted here.
+    fn call(&mut self, call: &ast::ExprCall) -> Result<Statement> {
+        self.count(call.start())?;
+        self.count(call.func.start())?;
+        match call.func.as_ref() {
+            Expr::Name(n) if n.id.as_str() == CALL => {}
+            Expr::Name(n) => {
+                let construct = format!("function `{}`", clip(n.id.as_str()));
+                return Err(self.forbidden(
+                    &construct,
+                    "only `call(\"toolh_…\", {...})` may be called",
+                    n.start(),
+                ));
+            }
+            other => {
+                return Err(self.forbidden(
+                    describe(other),
+                    "only `call(...)` may be called",
+                    other.start(),
+                ))
+            }
+        }
+        self.calls = self.calls.saturating_add(1);
+        if self.calls > self.limits.max_calls {
+            let msg = format!(
+                "call sites: the program has more than {} calls (maxCalls)",
+                self.limits.max_calls
+            );
+            return Err(located(
+                ErrorCode::CodeLimit,
+                msg,
+                self.source,
+                offset(call.start()),
+            ));
+        }
+        // Positional and keyword arguments, in source order.
+        let mut items: Vec<(TextSize, Option<&Expr>, Option<&ast::Keyword>)> = call
+            .args
+            .iter()
+            .map(|a| (a.start(), Some(a), None))
+            .chain(call.keywords.iter().map(|k| (k.start(), None, Some(k))))
+            .collect();
+        items.sort_by_key(|(at, _, _)| *at);
+        let mut handle = None;
+        let mut args = None;
+        for (position, (at, arg, keyword)) in items.into_iter().enumerate() {
+            self.count(at)?;
+            if let Some(k) = keyword {
+                let construct = if k.arg.is_some() {
+                    "keyword argument"
+                } else {
+                    "`**` argument"
+                };
+                return Err(self.forbidden(
+                    construct,
+                    "pass `call(\"toolh_…\", {...})` positionally",
+                    at,
+                ));
+            }
+            let Some(arg) = arg else { continue };
+            if let Expr::Starred(_) = arg {
+                return Err(self.forbidden(
+                    "starred argument",
+                    "pass `call(\"toolh_…\", {...})` positionally",
+                    at,
+                ));
+            }
+            match position {
+                0 => handle = Some(self.handle(arg)?),
+                1 => args = Some(self.args(arg)?),
+                _ => {
+                    return Err(self.forbidden(
+                        "more than two arguments",
+                        "`call` takes a handle and one arguments dict",
+                        at,
+                    ))
+                }
+            }
+        }
+        let Some(handle) = handle else {
+            return Err(self.forbidden(
+                "call without a handle",
+                "write `call(\"toolh_…\", {...})`",
+                call.start(),
+            ));
+        };
+        let (line, column) = line_col_utf16(self.source, offset(call.start()));
+        Ok(Statement {
+            target: None,
+            handle,
+            args: args.unwrap_or_else(|| Template::Literal(Value::Object(Default::default()))),
+            line,
+            column,
+        })
+    }
+
+    /// The first argument: a `"toolh_…"` string literal.
+    fn handle(&self, arg: &Expr) -> Result<String> {
+        match arg {
+            Expr::Constant(c) => match &c.value {
+                Constant::Str(s) if s.starts_with(HANDLE_PREFIX) => Ok(s.clone()),
+                Constant::Str(_) => Err(self.forbidden(
+                    "handle literal not starting with `toolh_`",
+                    "use a handle from tool_inspect",
+                    arg.start(),
+                )),
+                _ => Err(self.forbidden(
+                    "non-literal handle",
+                    "the handle must be a string literal \"toolh_…\"",
+                    arg.start(),
+                )),
+            },
+            Expr::JoinedStr(_) | Expr::FormattedValue(_) => Err(self.forbidden(
+                "f-string",
+                "the handle must be a plain string literal",
+                arg.start(),
+            )),
+            _ => Err(self.forbidden(
+                "non-literal handle",
+                "the handle must be a string literal \"toolh_…\"",
+                arg.start(),
+            )),
+        }
+    }
+
+    /// The second argument: a dict literal or an earlier name.
+    fn args(&mut self, arg: &Expr) -> Result<Template> {
+        match arg {
+            Expr::Dict(_) | Expr::Name(_) => self.value_counted(arg),
+            Expr::Constant(_) | Expr::List(_) => Err(self.forbidden(
+                "non-dict arguments",
+                "the arguments must be a dict literal `{...}` or an earlier name",
+                arg.start(),
+            )),
+            other => self.value_counted(other),
+        }
+    }
+
+    /// A value node that has already been counted.
+    fn value_counted(&mut self, expr: &Expr) -> Result<Template> {
+        match expr {
+            Expr::Constant(c) => self
+                .constant(&c.value, expr.start(), false)
+                .map(Template::Literal),
+            Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => {
+                self.count(u.operand.start())?;
+                match u.operand.as_ref() {
+                    Expr::Constant(c)
+                        if matches!(c.value, Constant::Int(_) | Constant::Float(_)) =>
+                    {
+                        self.constant(&c.value, expr.start(), true)
+                            .map(Template::Literal)
+                    }
+                    _ => Err(self.forbidden(
+                        "unary operator `-`",
+                        "a minus sign is only allowed directly before a number literal",
+                        expr.start(),
+                    )),
+                }
+            }
+            Expr::Name(n) => match self.slots.get(n.id.as_str()) {
+                Some(slot) => Ok(Template::Name {
+                    name: n.id.to_string(),
+                    slot: *slot,
+                }),
+                None => {
+                    let construct =
+                        format!("name `{}` used before assignment", clip(n.id.as_str()));
+                    Err(self.forbidden(
+                        &construct,
+                        "only names bound by an earlier statement may be used",
+                        n.start(),
+                    ))
+                }
+            },
+            Expr::List(l) => {
+                let mut items = Vec::with_capacity(l.elts.len());
+                for e in &l.elts {
+                    items.push(self.value(e)?);
+                }
+                Ok(Template::list(items))
+            }
+            Expr::Dict(d) => {
+                let mut entries: Vec<(String, Template)> = Vec::with_capacity(d.values.len());
+                for (key, value) in d.keys.iter().zip(&d.values) {
+                    let Some(key) = key else {
+                        return Err(self.forbidden(
+                            "`**` dict unpacking",
+                            "write every key as a string literal",
+                            value.start(),
+                        ));
+                    };
+                    self.count(key.start())?;
+                    let key = match key {
+                        Expr::Constant(ast::ExprConstant {
+                            value: Constant::Str(s),
+                            ..
+                        }) => s.clone(),
+                        other => {
+                            return Err(self.forbidden(
+                                "dict with a non-string key",
+                                "dict keys must be string literals",
+                                other.start(),
+                            ))
+                        }
+                    };
+                    if entries.iter().any(|(k, _)| *k == key) {
+                        let construct = format!("duplicate dict key \"{}\"", clip(&key));
+                        return Err(self.forbidden(
+                            &construct,
+                            "each key may appear once",
+                            d.start(),
+                        ));
+                    }
+                    let value = self.value(value)?;
+                    entries.push((key, value));
+                }
+                Ok(Template::dict(entries))
+            }
+            Expr::Call(c) => Err(match c.func.as_ref() {
+                Expr::Name(n) if n.id.as_str() == CALL => self.forbidden(
+                    "nested call",
+                    "bind the inner call to a name on an earlier line",
+                    expr.start(),
+                ),
+                Expr::Name(n) => {
+                    let construct = format!("function `{}`", clip(n.id.as_str()));
+                    self.forbidden(
+                        &construct,
+                        "only `call(\"toolh_…\", {...})` may be called",
+                        expr.start(),
+                    )
+                }
+                other => self.forbidden(
+                    describe(other),
+                    "only `call(...)` may be called",
+                    other.start(),
+                ),
+            }),
+            other => Err(self.forbidden(describe(other), "", other.start())),
+        }
+    }
+
+    /// Count a value node, then check it.
+    fn value(&mut self, expr: &Expr) -> Result<Template> {
+        self.count(expr.start())?;
+        self.value_counted(expr)
+    }
+
+    /// A literal constant as JSON (`negate` for a leading minus).
+    fn constant(&self, c: &Constant, at: TextSize, negate: bool) -> Result<Value> {
+        match c {
+            Constant::None => Ok(Value::Null),
+            Constant::Bool(b) => Ok(Value::Bool(*b)),
+            Constant::Str(s) => Ok(Value::String(s.clone())),
+            Constant::Int(i) => {
+                let number = if negate {
+                    i64::try_from(&-i).ok().map(Number::from)
+                } else {
+                    u64::try_from(i).ok().map(Number::from)
+                };
+                number.map(Value::Number).ok_or_else(|| {
+                    self.forbidden(
+                        "integer literal out of range",
+                        "integers must fit in 64 bits",
+                        at,
+                    )
+                })
+            }
+            Constant::Float(f) => {
+                let f = if negate { -*f } else { *f };
+                Number::from_f64(f).map(Value::Number).ok_or_else(|| {
+                    self.forbidden("float literal out of range", "floats must be finite", at)
+                })
+            }
+            Constant::Bytes(_) => Err(self.forbidden("bytes literal", "use a string literal", at)),
+            Constant::Complex { .. } => Err(self.forbidden("complex number literal", "", at)),
+            Constant::Ellipsis => Err(self.forbidden("ellipsis `...`", "", at)),
+            Constant::Tuple(_) => Err(self.forbidden("tuple", "use a list `[...]`", at)),
+        }
+    }
+}
+
+/// Shorten a quoted name so a message stays small.
+fn clip(s: &str) -> String {
+    if s.chars().count() > 40 {
+        s.chars().take(40).collect::<String>() + "…"
+    } else {
+        s.to_string()
+    }
+}
+
+/// The construct name and position of a statement kind that is never allowed.
+fn statement_construct(stmt: &Stmt) -> (&'static str, TextSize) {
+    let decorated = |list: &[Expr], what: &'static str, at: TextSize| match list.first() {
+        Some(d) => ("decorator", d.start()),
+        None => (what, at),
+    };
+    match stmt {
+        Stmt::FunctionDef(s) => {
+            decorated(&s.decorator_list, "function definition `def`", s.start())
+        }
+        Stmt::AsyncFunctionDef(s) => decorated(
+            &s.decorator_list,
+            "async function definition `async def`",
+            s.start(),
+        ),
+        Stmt::ClassDef(s) => decorated(&s.decorator_list, "class definition", s.start()),
+        Stmt::Return(s) => ("`return`", s.start()),
+        Stmt::Delete(s) => ("`del`", s.start()),
+        Stmt::TypeAlias(s) => ("type alias", s.start()),
+        Stmt::AugAssign(s) => ("augmented assignment", s.start()),
+        Stmt::AnnAssign(s) => ("annotated assignment", s.start()),
+        Stmt::For(s) => ("`for` loop", s.start()),
+        Stmt::AsyncFor(s) => ("`async for` loop", s.start()),
+        Stmt::While(s) => ("`while` loop", s.start()),
+        Stmt::If(s) => ("`if` statement", s.start()),
+        Stmt::With(s) => ("`with` statement", s.start()),
+        Stmt::AsyncWith(s) => ("`async with` statement", s.start()),
+        Stmt::Match(s) => ("`match` statement", s.start()),
+        Stmt::Raise(s) => ("`raise`", s.start()),
+        Stmt::Try(s) => ("`try` statement", s.start()),
+        Stmt::TryStar(s) => ("`try` statement", s.start()),
+        Stmt::Assert(s) => ("`assert`", s.start()),
+        Stmt::Import(s) => ("`import`", s.start()),
+        Stmt::ImportFrom(s) => ("`from … import`", s.start()),
+        Stmt::Global(s) => ("`global`", s.start()),
+        Stmt::Nonlocal(s) => ("`nonlocal`", s.start()),
+        Stmt::Pass(s) => ("`pass`", s.start()),
+        Stmt::Break(s) => ("`break`", s.start()),
+        Stmt::Continue(s) => ("`continue`", s.start()),
+        Stmt::Assign(s) => ("assignment", s.start()),
+        Stmt::Expr(s) => ("expression", s.start()),
+    }
+}
+
+/// The construct name of an expression kind outside the value language.
+fn describe(expr: &Expr) -> &'static str {
+    match expr {
+        Expr::BoolOp(b) => match b.op {
+            ast::BoolOp::And => "boolean operator `and`",
+            ast::BoolOp::Or => "boolean operator `or`",
+        },
+        Expr::NamedExpr(_) => "walrus assignment `:=`",
+        Expr::BinOp(b) => binary(b.op),
+        Expr::UnaryOp(u) => match u.op {
+            ast::UnaryOp::Not => "unary operator `not`",
+            ast::UnaryOp::Invert => "unary operator `~`",
+            ast::UnaryOp::UAdd => "unary operator `+`",
+            ast::UnaryOp::USub => "unary operator `-`",
+        },
+        Expr::Lambda(_) => "`lambda`",
+        Expr::IfExp(_) => "conditional expression `… if … else …`",
+        Expr::Dict(_) => "dict",
+        Expr::Set(_) => "set literal",
+        Expr::ListComp(_) => "list comprehension",
+        Expr::SetComp(_) => "set comprehension",
+        Expr::DictComp(_) => "dict comprehension",
+        Expr::GeneratorExp(_) => "generator expression",
+        Expr::Await(_) => "`await`",
+        Expr::Yield(_) => "`yield`",
+        Expr::YieldFrom(_) => "`yield from`",
+        Expr::Compare(c) => compare(c.ops.first()),
+        Expr::Call(_) => "call",
+        Expr::FormattedValue(_) | Expr::JoinedStr(_) => "f-string",
+        Expr::Constant(_) => "literal",
+        Expr::Attribute(_) => "attribute access",
+        Expr::Subscript(_) => "subscript",
+        Expr::Starred(_) => "starred expression",
+        Expr::Name(_) => "name",
+        Expr::List(_) => "list",
+        Expr::Tuple(_) => "tuple",
+        Expr::Slice(_) => "slice",
+    }
+}
+
+/// The construct name of a binary operator.
+fn binary(op: ast::Operator) -> &'static str {
+    use ast::Operator as O;
+    match op {
+        O::Add => "binary operator `+`",
+        O::Sub => "binary operator `-`",
+        O::Mult => "binary operator `*`",
+        O::MatMult => "binary operator `@`",
+        O::Div => "binary operator `/`",
+        O::Mod => "binary operator `%`",
+        O::Pow => "binary operator `**`",
+        O::LShift => "binary operator `<<`",
+        O::RShift => "binary operator `>>`",
+        O::BitOr => "binary operator `|`",
+        O::BitXor => "binary operator `^`",
+        O::BitAnd => "binary operator `&`",
+        O::FloorDiv => "binary operator `//`",
+    }
+}
+
+/// The construct name of a comparison (named by its first operator).
+fn compare(op: Option<&ast::CmpOp>) -> &'static str {
+    use ast::CmpOp as C;
+    match op {
+        Some(C::Eq) => "comparison operator `==`",
+        Some(C::NotEq) => "comparison operator `!=`",
+        Some(C::Lt) => "comparison operator `<`",
+        Some(C::LtE) => "comparison operator `<=`",
+        Some(C::Gt) => "comparison operator `>`",
+        Some(C::GtE) => "comparison operator `>=`",
+        Some(C::Is) => "comparison operator `is`",
+        Some(C::IsNot) => "comparison operator `is not`",
+        Some(C::In) => "comparison operator `in`",
+        Some(C::NotIn) => "comparison operator `not in`",
+        None => "comparison operator",
+    }
+}
