@@ -35,6 +35,7 @@
 //! Call sites are counted statically too: the call site number
 //! `maxCalls + 1` is `code.limit` at its `call`.
 
+use super::constructs::{clip, describe, statement_construct};
 use super::limits::CodeLimits;
 use super::program::{Program, Statement, Target, Template};
 use crate::error::{line_col_utf16, Error, ErrorCode, Result};
@@ -180,6 +181,20 @@ impl Checker<'_> {
         located(ErrorCode::CodeForbidden, msg, self.source, offset(at))
     }
 
+    /// The offset of `token` when it directly precedes `at` (spaces
+    /// between allowed), else `at`: points `@d` and `**x` at their sigil.
+    fn before(&self, at: TextSize, token: &str) -> TextSize {
+        let end = offset(at);
+        let Some(head) = self.source.get(..end) else {
+            return at;
+        };
+        let trimmed = head.trim_end_matches([' ', '\t']);
+        match trimmed.strip_suffix(token) {
+            Some(rest) => u32::try_from(rest.len()).map(TextSize::from).unwrap_or(at),
+            None => at,
+        }
+    }
+
     fn statement(&mut self, stmt: &Stmt) -> Result<Statement> {
         self.count(stmt.start())?;
         match stmt {
@@ -223,7 +238,7 @@ impl Checker<'_> {
                     Expr::Call(call) => self.call(call)?,
                     other => {
                         self.count(other.start())?;
-                        return Err(self.not_a_call(other, "assignment without call"));
+                        return Err(self.not_a_call(other, true));
                     }
                 };
                 // Bind after the value is checked: `x = call(h, {"a": x})` uses `x` too early.
@@ -236,11 +251,14 @@ impl Checker<'_> {
                 Expr::Call(call) => self.call(call),
                 other => {
                     self.count(other.start())?;
-                    Err(self.not_a_call(other, "expression statement without call"))
+                    Err(self.not_a_call(other, false))
                 }
             },
             other => {
-                let (construct, at) = statement_construct(other);
+                let (construct, mut at) = statement_construct(other);
+                if construct == "decorator" {
+                    at = self.before(at, "@");
+                }
                 Err(self.forbidden(
                     construct,
                     "every statement must be `name = call(...)` or `call(...)`",
@@ -251,10 +269,16 @@ impl Checker<'_> {
     }
 
     /// A statement value that is not a `call(...)`.
-    fn not_a_call(&self, expr: &Expr, plain: &str) -> Error {
+    fn not_a_call(&self, expr: &Expr, in_assignment: bool) -> Error {
+        let plain = if in_assignment {
+            "assignment without call"
+        } else {
+            "expression statement without call"
+        };
         let construct = match expr {
-            Expr::Name(_) => "bare name statement",
-            Expr::Constant(_) | Expr::List(_) | Expr::Dict(_) | Expr::UnaryOp(_) => plain,
+            Expr::Name(_) if !in_assignment => "bare name statement",
+            Expr::Name(_) | Expr::Constant(_) | Expr::List(_) | Expr::Dict(_) => plain,
+            Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => plain,
             other => describe(other),
         };
         self.forbidden(
@@ -453,10 +477,11 @@ impl Checker<'_> {
                         return Err(self.forbidden(
                             "`**` dict unpacking",
                             "write every key as a string literal",
-                            value.start(),
+                            self.before(value.start(), "**"),
                         ));
                     };
-                    self.count(key.start())?;
+                    let key_at = key.start();
+                    self.count(key_at)?;
                     let key = match key {
                         Expr::Constant(ast::ExprConstant {
                             value: Constant::Str(s),
@@ -472,11 +497,7 @@ impl Checker<'_> {
                     };
                     if entries.iter().any(|(k, _)| *k == key) {
                         let construct = format!("duplicate dict key \"{}\"", clip(&key));
-                        return Err(self.forbidden(
-                            &construct,
-                            "each key may appear once",
-                            d.start(),
-                        ));
+                        return Err(self.forbidden(&construct, "each key may appear once", key_at));
                     }
                     let value = self.value(value)?;
                     entries.push((key, value));
@@ -544,136 +565,5 @@ impl Checker<'_> {
             Constant::Ellipsis => Err(self.forbidden("ellipsis `...`", "", at)),
             Constant::Tuple(_) => Err(self.forbidden("tuple", "use a list `[...]`", at)),
         }
-    }
-}
-
-/// Shorten a quoted name so a message stays small.
-fn clip(s: &str) -> String {
-    if s.chars().count() > 40 {
-        s.chars().take(40).collect::<String>() + "…"
-    } else {
-        s.to_string()
-    }
-}
-
-/// The construct name and position of a statement kind that is never allowed.
-fn statement_construct(stmt: &Stmt) -> (&'static str, TextSize) {
-    let decorated = |list: &[Expr], what: &'static str, at: TextSize| match list.first() {
-        Some(d) => ("decorator", d.start()),
-        None => (what, at),
-    };
-    match stmt {
-        Stmt::FunctionDef(s) => {
-            decorated(&s.decorator_list, "function definition `def`", s.start())
-        }
-        Stmt::AsyncFunctionDef(s) => decorated(
-            &s.decorator_list,
-            "async function definition `async def`",
-            s.start(),
-        ),
-        Stmt::ClassDef(s) => decorated(&s.decorator_list, "class definition", s.start()),
-        Stmt::Return(s) => ("`return`", s.start()),
-        Stmt::Delete(s) => ("`del`", s.start()),
-        Stmt::TypeAlias(s) => ("type alias", s.start()),
-        Stmt::AugAssign(s) => ("augmented assignment", s.start()),
-        Stmt::AnnAssign(s) => ("annotated assignment", s.start()),
-        Stmt::For(s) => ("`for` loop", s.start()),
-        Stmt::AsyncFor(s) => ("`async for` loop", s.start()),
-        Stmt::While(s) => ("`while` loop", s.start()),
-        Stmt::If(s) => ("`if` statement", s.start()),
-        Stmt::With(s) => ("`with` statement", s.start()),
-        Stmt::AsyncWith(s) => ("`async with` statement", s.start()),
-        Stmt::Match(s) => ("`match` statement", s.start()),
-        Stmt::Raise(s) => ("`raise`", s.start()),
-        Stmt::Try(s) => ("`try` statement", s.start()),
-        Stmt::TryStar(s) => ("`try` statement", s.start()),
-        Stmt::Assert(s) => ("`assert`", s.start()),
-        Stmt::Import(s) => ("`import`", s.start()),
-        Stmt::ImportFrom(s) => ("`from … import`", s.start()),
-        Stmt::Global(s) => ("`global`", s.start()),
-        Stmt::Nonlocal(s) => ("`nonlocal`", s.start()),
-        Stmt::Pass(s) => ("`pass`", s.start()),
-        Stmt::Break(s) => ("`break`", s.start()),
-        Stmt::Continue(s) => ("`continue`", s.start()),
-        Stmt::Assign(s) => ("assignment", s.start()),
-        Stmt::Expr(s) => ("expression", s.start()),
-    }
-}
-
-/// The construct name of an expression kind outside the value language.
-fn describe(expr: &Expr) -> &'static str {
-    match expr {
-        Expr::BoolOp(b) => match b.op {
-            ast::BoolOp::And => "boolean operator `and`",
-            ast::BoolOp::Or => "boolean operator `or`",
-        },
-        Expr::NamedExpr(_) => "walrus assignment `:=`",
-        Expr::BinOp(b) => binary(b.op),
-        Expr::UnaryOp(u) => match u.op {
-            ast::UnaryOp::Not => "unary operator `not`",
-            ast::UnaryOp::Invert => "unary operator `~`",
-            ast::UnaryOp::UAdd => "unary operator `+`",
-            ast::UnaryOp::USub => "unary operator `-`",
-        },
-        Expr::Lambda(_) => "`lambda`",
-        Expr::IfExp(_) => "conditional expression `… if … else …`",
-        Expr::Dict(_) => "dict",
-        Expr::Set(_) => "set literal",
-        Expr::ListComp(_) => "list comprehension",
-        Expr::SetComp(_) => "set comprehension",
-        Expr::DictComp(_) => "dict comprehension",
-        Expr::GeneratorExp(_) => "generator expression",
-        Expr::Await(_) => "`await`",
-        Expr::Yield(_) => "`yield`",
-        Expr::YieldFrom(_) => "`yield from`",
-        Expr::Compare(c) => compare(c.ops.first()),
-        Expr::Call(_) => "call",
-        Expr::FormattedValue(_) | Expr::JoinedStr(_) => "f-string",
-        Expr::Constant(_) => "literal",
-        Expr::Attribute(_) => "attribute access",
-        Expr::Subscript(_) => "subscript",
-        Expr::Starred(_) => "starred expression",
-        Expr::Name(_) => "name",
-        Expr::List(_) => "list",
-        Expr::Tuple(_) => "tuple",
-        Expr::Slice(_) => "slice",
-    }
-}
-
-/// The construct name of a binary operator.
-fn binary(op: ast::Operator) -> &'static str {
-    use ast::Operator as O;
-    match op {
-        O::Add => "binary operator `+`",
-        O::Sub => "binary operator `-`",
-        O::Mult => "binary operator `*`",
-        O::MatMult => "binary operator `@`",
-        O::Div => "binary operator `/`",
-        O::Mod => "binary operator `%`",
-        O::Pow => "binary operator `**`",
-        O::LShift => "binary operator `<<`",
-        O::RShift => "binary operator `>>`",
-        O::BitOr => "binary operator `|`",
-        O::BitXor => "binary operator `^`",
-        O::BitAnd => "binary operator `&`",
-        O::FloorDiv => "binary operator `//`",
-    }
-}
-
-/// The construct name of a comparison (named by its first operator).
-fn compare(op: Option<&ast::CmpOp>) -> &'static str {
-    use ast::CmpOp as C;
-    match op {
-        Some(C::Eq) => "comparison operator `==`",
-        Some(C::NotEq) => "comparison operator `!=`",
-        Some(C::Lt) => "comparison operator `<`",
-        Some(C::LtE) => "comparison operator `<=`",
-        Some(C::Gt) => "comparison operator `>`",
-        Some(C::GtE) => "comparison operator `>=`",
-        Some(C::Is) => "comparison operator `is`",
-        Some(C::IsNot) => "comparison operator `is not`",
-        Some(C::In) => "comparison operator `in`",
-        Some(C::NotIn) => "comparison operator `not in`",
-        None => "comparison operator",
     }
 }

@@ -326,7 +326,7 @@ impl PendingCall {
                     (RowStatus::Refused, CodeStatus::Rejected)
                 };
                 (
-                    self.row(tool, row_status, 0, 0, Some(&code)),
+                    self.row(tool, row_status, 0, 0, Some(or(&code, "call.refused"))),
                     status,
                     message,
                 )
@@ -336,7 +336,13 @@ impl PendingCall {
                 code,
                 message,
             } => (
-                self.row(Some(tool), RowStatus::Denied, 0, 0, Some(&code)),
+                self.row(
+                    Some(tool),
+                    RowStatus::Denied,
+                    0,
+                    0,
+                    Some(or(&code, "call.denied")),
+                ),
                 CodeStatus::Denied,
                 message,
             ),
@@ -346,7 +352,13 @@ impl PendingCall {
                 message,
                 duration_ms,
             } => (
-                self.row(Some(tool), RowStatus::Failed, duration_ms, 0, Some(&code)),
+                self.row(
+                    Some(tool),
+                    RowStatus::Failed,
+                    duration_ms,
+                    0,
+                    Some(or(&code, "call.failed")),
+                ),
                 CodeStatus::Failed,
                 message,
             ),
@@ -475,6 +487,15 @@ impl PendingCall {
         }
         run.next = run.next.saturating_add(1);
         run.advance(now_ms)
+    }
+}
+
+/// The host's code, or `fallback` when it is blank (codes are never empty).
+fn or<'a>(code: &'a str, fallback: &'a str) -> &'a str {
+    if code.trim().is_empty() {
+        fallback
+    } else {
+        code
     }
 }
 

@@ -61,6 +61,7 @@
 //! ([`CodeResult::rejected`]).
 
 pub mod check;
+mod constructs;
 pub mod limits;
 pub mod machine;
 pub mod program;
