@@ -1,21 +1,4 @@
-//! Compile: size check, token guard, parse, then check the AST into a [`Program`].
-//!
-//! Nothing here evaluates anything: the parser only builds a syntax tree and
-//! the checker keeps the few shapes the language allows. Every rejection is
-//! an [`Error`] with a stable code, a message that names the construct, and a
-//! 1-based line:column (UTF-16 code units) of where it starts.
-//!
-//! Order of checks, each stopping at the first problem:
-//! 1. **Source size** — more than `maxSourceBytes` UTF-8 bytes is `code.limit`
-//!    at the first byte past the limit; nothing is lexed.
-//! 2. **Token guard** — more than `4 × maxNodes` significant tokens (every
-//!    token except newlines, indentation, comments and end of file) is
-//!    `code.limit` at the first token past the guard. Accepted programs use
-//!    at most about two tokens per node, so this only turns away programs that
-//!    could not fit in `maxNodes` anyway, and it bounds the parser's work and
-//!    nesting depth before any tree is built.
-//! 3. **Parse** with `rustpython-parser` — a failure is `code.syntax`.
-//! 4. **Check** — one pre-order walk in source order (below).
+//! Check: walk the syntax tree once and keep only the accepted language.
 //!
 //! # What counts as a syntax node
 //!
@@ -25,131 +8,32 @@
 //! arguments dict or name, every dict key, every dict value, every list
 //! element, every literal and name); each assignment target; and each keyword
 //! argument. A negative number `-5` is two nodes (the minus and the number),
-//! as in Python's own AST. Node 257 (at the default and maximum) is
-//! `code.limit` at that node's position, even when the node would also be
-//! forbidden. Examples: `call("toolh_x")` is 4 nodes (statement, call, name,
-//! handle); `x = call("toolh_x", {"a": y})` is 8 (statement, target, call,
-//! name, handle, dict, key, value). Children of a rejected node are never
-//! visited, so the walk is at most `maxNodes + 1` deep.
+//! as in Python's own AST. Node `maxNodes + 1` (257 at the default and the
+//! maximum) is `code.limit` at that node's position, even when the node
+//! would also be forbidden. Examples: `call("toolh_x")` is 4 nodes
+//! (statement, call, name, handle); `x = call("toolh_x", {"a": y})` is 8
+//! (statement, target, call, name, handle, dict, key, value). Children of a
+//! rejected node are never visited, so the walk is at most `maxNodes + 1`
+//! deep.
 //!
-//! Call sites are counted statically too: the call site number
-//! `maxCalls + 1` is `code.limit` at its `call`.
+//! Call sites are counted statically too: call site number `maxCalls + 1`
+//! is `code.limit` at its `call`.
 
 use super::constructs::{clip, describe, statement_construct};
 use super::limits::CodeLimits;
+use super::parse::{located, offset, HANDLE_PREFIX};
 use super::program::{Program, Statement, Target, Template};
 use crate::error::{line_col_utf16, Error, ErrorCode, Result};
 use rustpython_parser::ast::{self, Constant, Expr, Ranged, Stmt};
 use rustpython_parser::text_size::TextSize;
-use rustpython_parser::{lexer, Mode, Parse, Tok};
 use serde_json::{Number, Value};
 use std::collections::BTreeMap;
 
-/// The path the parser reports; never shown as a file.
-const SOURCE_PATH: &str = "<run_tool_code>";
-/// Every handle literal starts with this.
-pub const HANDLE_PREFIX: &str = "toolh_";
 /// The only callable name.
 const CALL: &str = "call";
-/// Significant tokens allowed per node by the pre-parse guard.
-pub const TOKENS_PER_NODE: u32 = 4;
-/// Longest piece of parser text quoted in a syntax error.
-const MAX_QUOTED: usize = 120;
-/// What every rejection suggests next.
-const NEXT: &str = "rewrite the program as lines `name = call(\"toolh_…\", {...})` or `call(\"toolh_…\", {...})` using only literals and earlier names";
 
-/// Check `source` against `limits` (capped at [`CodeLimits::MAX`]) and build the program.
-pub fn compile(source: &str, limits: &CodeLimits) -> Result<Program> {
-    let limits = limits.clamped();
-    let max_bytes = limits.max_source_bytes as usize;
-    if source.len() > max_bytes {
-        let mut at = max_bytes;
-        while at > 0 && !source.is_char_boundary(at) {
-            at -= 1;
-        }
-        let msg = format!(
-            "source size: the program is {} bytes; the limit is {} bytes",
-            source.len(),
-            max_bytes
-        );
-        return Err(located(ErrorCode::CodeLimit, msg, source, at));
-    }
-    token_guard(source, &limits)?;
-    let suite = ast::Suite::parse(source, SOURCE_PATH).map_err(|e| {
-        let mut msg = e.error.to_string();
-        if msg.chars().count() > MAX_QUOTED {
-            msg = msg.chars().take(MAX_QUOTED).collect::<String>() + "…";
-        }
-        let at = usize::try_from(u32::from(e.offset)).unwrap_or(usize::MAX);
-        located(
-            ErrorCode::CodeSyntax,
-            format!("syntax error: {msg}"),
-            source,
-            at,
-        )
-    })?;
-    let mut checker = Checker {
-        source,
-        limits,
-        nodes: 0,
-        calls: 0,
-        slots: BTreeMap::new(),
-    };
-    let mut statements = Vec::with_capacity(suite.len());
-    for stmt in &suite {
-        statements.push(checker.statement(stmt)?);
-    }
-    Ok(Program {
-        statements,
-        slots: checker.slots.len(),
-        nodes: checker.nodes,
-    })
-}
-
-/// Step 2: bound the token count before the parser builds any tree.
-fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
-    let max = limits.max_nodes.saturating_mul(TOKENS_PER_NODE);
-    let mut count = 0u32;
-    for item in lexer::lex(source, Mode::Module) {
-        // A lexical error is reported by the parser, at its own position.
-        let Ok((tok, range)) = item else { break };
-        // Comments and non-logical newlines never reach here (no `full-lexer`).
-        if matches!(
-            tok,
-            Tok::Newline | Tok::Indent | Tok::Dedent | Tok::EndOfFile
-        ) {
-            continue;
-        }
-        count += 1;
-        if count > max {
-            let msg = format!(
-                "syntax nodes: the program has more than {max} tokens, so it cannot fit in {} syntax nodes",
-                limits.max_nodes
-            );
-            return Err(located(
-                ErrorCode::CodeLimit,
-                msg,
-                source,
-                offset(range.start()),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn offset(at: TextSize) -> usize {
-    usize::try_from(u32::from(at)).unwrap_or(usize::MAX)
-}
-
-/// An error at a byte offset of `source`.
-fn located(code: ErrorCode, message: String, source: &str, at: usize) -> Error {
-    let (line, col) = line_col_utf16(source, at);
-    Error::new(code, message)
-        .with_position(line, col)
-        .with_next_action(NEXT)
-}
-
-struct Checker<'a> {
+/// The one-pass checker: node and call-site counters and the names bound so far.
+pub(crate) struct Checker<'a> {
     source: &'a str,
     limits: CodeLimits,
     nodes: u32,
@@ -157,7 +41,31 @@ struct Checker<'a> {
     slots: BTreeMap<String, usize>,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
+    /// A checker for `source` with `limits` already capped.
+    pub(crate) fn new(source: &'a str, limits: CodeLimits) -> Self {
+        Checker {
+            source,
+            limits,
+            nodes: 0,
+            calls: 0,
+            slots: BTreeMap::new(),
+        }
+    }
+
+    /// Check every statement, in order, into a [`Program`].
+    pub(crate) fn program(mut self, suite: &[Stmt]) -> Result<Program> {
+        let mut statements = Vec::with_capacity(suite.len());
+        for stmt in suite {
+            statements.push(self.statement(stmt)?);
+        }
+        Ok(Program {
+            statements,
+            slots: self.slots.len(),
+            nodes: self.nodes,
+        })
+    }
+
     /// Count one node at `at`; node `maxNodes + 1` is `code.limit`.
     fn count(&mut self, at: TextSize) -> Result<()> {
         self.nodes = self.nodes.saturating_add(1);

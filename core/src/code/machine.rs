@@ -5,97 +5,31 @@
 //! the gate and answers with [`PendingCall::resume`] (or
 //! [`PendingCall::cancel`]); each answer yields the next call or the final
 //! [`CodeResult`]. Time only comes in as `now_ms`; there is no clock, no
-//! randomness and no IO.
+//! randomness and no IO. Outcomes map to statuses as in [`super::outcome`].
 //!
 //! Rules, in the order they are applied:
 //! - **Deadline**: `start now + timeoutMs`. A call starts only while
-//!   `now < deadline` (so it has at least 1 ms); a resume with
+//!   `now < deadline` (so it has at least 1 ms). A resume with
 //!   `now > deadline` ends the run `timed_out` (an answer exactly at the
-//!   deadline still counts). Remaining calls never start.
+//!   deadline still counts); the call's row keeps its own status. Remaining
+//!   calls never start.
 //! - **Calls**: a call starts only while fewer than `maxCalls` have started
 //!   (the static check already guarantees this; it is checked again).
 //! - **Output**: a call's output counts (bytes of compact serialised JSON)
 //!   when it is *retained*: bound to a name, or the last statement's value.
 //!   The sum over the run must stay `<= maxOutputBytes`; rebinding a name
-//!   does not give bytes back. Passing it ends the run `limit_exceeded` and
-//!   marks that call's row `limit_exceeded`.
+//!   does not give bytes back, and a discarded output (an expression
+//!   statement that is not last) counts nothing. Passing the limit ends the
+//!   run `limit_exceeded` and marks that call's row `limit_exceeded`.
 //! - **Final value**: the value of the last statement — the output of its
-//!   call, whether assigned or not. An empty program completes with null.
+//!   call, whether assigned or not — only when the run completed. An empty
+//!   program completes with null.
 
 use super::limits::CodeLimits;
+use super::outcome::{json_len, CallOutcome, Classified, Stop, CANCELLED};
 use super::program::Program;
 use super::result::{CodeError, CodeResult, CodeStatus, RowStatus, TraceRow};
 use serde_json::Value;
-
-/// What the host says about one yielded call.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CallOutcome {
-    /// The tool returned `output` after `duration_ms`.
-    Ok {
-        /// Canonical tool name.
-        tool: String,
-        /// The tool's output.
-        output: Value,
-        /// Execution time in ms.
-        duration_ms: u64,
-    },
-    /// Refused before dispatch (forged/stale handle, unknown tool, schema not
-    /// loaded, invalid arguments, nested bridge …): run `rejected`, except
-    /// the denial codes `policy.denied`, `approval.denied` and `hook.vetoed`,
-    /// which make it `denied`.
-    Refused {
-        /// Canonical tool name, when the handle resolved.
-        tool: Option<String>,
-        /// Stable gate code, e.g. `handle.forged`.
-        code: String,
-        /// Gate message.
-        message: String,
-    },
-    /// Denied by policy, approval or a hook veto: run `denied`.
-    Denied {
-        /// Canonical tool name.
-        tool: String,
-        /// Stable gate code, e.g. `approval.denied`.
-        code: String,
-        /// Gate message.
-        message: String,
-    },
-    /// The tool reported an error: run `failed`.
-    Failed {
-        /// Canonical tool name.
-        tool: String,
-        /// Stable gate code, e.g. `call.failed`.
-        code: String,
-        /// Gate message.
-        message: String,
-        /// Execution time in ms.
-        duration_ms: u64,
-    },
-    /// The tool's timeout fired (it was aborted): run `timed_out`.
-    TimedOut {
-        /// Canonical tool name.
-        tool: String,
-        /// Execution time in ms.
-        duration_ms: u64,
-    },
-    /// The host cancelled the active tool: run `cancelled`.
-    Cancelled {
-        /// Canonical tool name.
-        tool: String,
-        /// Execution time in ms.
-        duration_ms: u64,
-    },
-    /// The output was over the gate's cap: run `limit_exceeded`.
-    OutputTooLarge {
-        /// Canonical tool name.
-        tool: String,
-        /// Size of the refused output in bytes.
-        bytes: u64,
-    },
-}
-
-/// Refusal codes that mean "denied" rather than "rejected".
-const DENIAL_CODES: [&str; 3] = ["policy.denied", "approval.denied", "hook.vetoed"];
 
 /// One step of a run: a call for the host, or the end.
 #[derive(Debug)]
@@ -114,12 +48,14 @@ pub struct CodeRun {
     limits: CodeLimits,
     started_ms: u64,
     deadline_ms: u64,
+    /// Index of the next statement to run (the active one while suspended).
     next: usize,
     vars: Vec<Option<Value>>,
+    /// Output of the last statement when it bound no name.
+    last: Value,
     trace: Vec<TraceRow>,
     output_bytes: u64,
     calls: u32,
-    last: Value,
 }
 
 /// A call the run is waiting on. Consume it with `resume` or `cancel`.
@@ -138,7 +74,7 @@ impl CodeRun {
     /// Start `program` at host time `now_ms` with `limits` (capped at the maxima).
     pub fn start(program: Program, run_id: String, limits: CodeLimits, now_ms: u64) -> CodeStep {
         let limits = limits.clamped();
-        let slots = program.slots;
+        let vars = vec![None; program.slots];
         let run = CodeRun {
             program,
             run_id,
@@ -146,11 +82,11 @@ impl CodeRun {
             started_ms: now_ms,
             deadline_ms: now_ms.saturating_add(limits.timeout_ms),
             next: 0,
-            vars: vec![None; slots],
+            vars,
+            last: Value::Null,
             trace: Vec::new(),
             output_bytes: 0,
             calls: 0,
-            last: Value::Null,
         };
         run.advance(now_ms)
     }
@@ -158,17 +94,12 @@ impl CodeRun {
     /// Start the next call, or finish.
     fn advance(mut self, now_ms: u64) -> CodeStep {
         let Some(stmt) = self.program.statements.get(self.next) else {
-            let value = std::mem::take(&mut self.last);
+            let value = self.final_value();
             return CodeStep::Done(self.finish(CodeStatus::Completed, value, None, now_ms));
         };
         let (line, column) = (stmt.line, stmt.column);
         if now_ms >= self.deadline_ms {
-            let msg = format!(
-                "time: the run used {} ms of its {} ms limit; remaining calls did not start",
-                now_ms.saturating_sub(self.started_ms),
-                self.limits.timeout_ms
-            );
-            let err = error("code.limit", msg, line, column);
+            let err = error("code.limit", self.time_message(now_ms), line, column);
             return CodeStep::Done(self.finish(
                 CodeStatus::TimedOut,
                 Value::Null,
@@ -204,6 +135,28 @@ impl CodeRun {
         })
     }
 
+    /// The last statement's value: its bound name's value, or its kept output.
+    fn final_value(&mut self) -> Value {
+        let slot = self
+            .program
+            .statements
+            .last()
+            .and_then(|s| s.target.as_ref())
+            .map(|t| t.slot);
+        match slot.and_then(|s| self.vars.get_mut(s)) {
+            Some(var) => var.take().unwrap_or(Value::Null),
+            None => std::mem::take(&mut self.last),
+        }
+    }
+
+    fn time_message(&self, now_ms: u64) -> String {
+        format!(
+            "time: the run used {} ms of its {} ms limit; remaining calls did not start",
+            now_ms.saturating_sub(self.started_ms),
+            self.limits.timeout_ms
+        )
+    }
+
     fn finish(
         self,
         status: CodeStatus,
@@ -211,16 +164,13 @@ impl CodeRun {
         error: Option<CodeError>,
         now_ms: u64,
     ) -> CodeResult {
+        let completed = status == CodeStatus::Completed;
         CodeResult {
             run_id: self.run_id,
             status,
             limits: self.limits,
             trace: self.trace,
-            value: if status == CodeStatus::Completed {
-                value
-            } else {
-                Value::Null
-            },
+            value: if completed { value } else { Value::Null },
             error,
             calls_attempted: self.calls,
             output_bytes: self.output_bytes,
@@ -260,29 +210,19 @@ impl PendingCall {
     }
     /// True when this call's output will count against `maxOutputBytes`.
     pub fn retains_output(&self) -> bool {
-        self.retains()
+        let statements = &self.run.program.statements;
+        let i = self.run.next;
+        let bound = statements.get(i).is_some_and(|s| s.target.is_some());
+        bound || i.saturating_add(1) >= statements.len()
     }
-    /// Output bytes still available to the run.
+    /// Output bytes the run may still retain.
     pub fn output_budget(&self) -> u64 {
-        self.run
-            .limits
-            .max_output_bytes
-            .saturating_sub(self.run.output_bytes)
+        let run = &self.run;
+        run.limits.max_output_bytes.saturating_sub(run.output_bytes)
     }
     /// The run id.
     pub fn run_id(&self) -> &str {
         &self.run.run_id
-    }
-
-    fn retains(&self) -> bool {
-        let i = self.run.next;
-        let bound = self
-            .run
-            .program
-            .statements
-            .get(i)
-            .is_some_and(|s| s.target.is_some());
-        bound || i.saturating_add(1) >= self.run.program.statements.len()
     }
 
     fn row(
@@ -291,7 +231,6 @@ impl PendingCall {
         status: RowStatus,
         duration_ms: u64,
         bytes: u64,
-        code: Option<&str>,
     ) -> TraceRow {
         TraceRow {
             index: self.index,
@@ -302,148 +241,54 @@ impl PendingCall {
             status,
             duration_ms,
             output_bytes: bytes,
-            error_code: code.map(str::to_string),
+            error_code: None,
         }
     }
 
     /// Answer the call with the gate's outcome at host time `now_ms`.
     pub fn resume(self, outcome: CallOutcome, now_ms: u64) -> CodeStep {
-        let (row, status, message) = match outcome {
-            CallOutcome::Ok {
-                tool,
-                output,
-                duration_ms,
-            } => return self.returned(tool, output, duration_ms, now_ms),
-            CallOutcome::Refused {
-                tool,
-                code,
-                message,
-            } => {
-                let denied = DENIAL_CODES.contains(&code.as_str());
-                let (row_status, status) = if denied {
-                    (RowStatus::Denied, CodeStatus::Denied)
-                } else {
-                    (RowStatus::Refused, CodeStatus::Rejected)
-                };
-                (
-                    self.row(tool, row_status, 0, 0, Some(or(&code, "call.refused"))),
-                    status,
-                    message,
-                )
+        match outcome.classify() {
+            Classified::Returned(tool, output, duration_ms) => {
+                self.returned(tool, output, duration_ms, now_ms)
             }
-            CallOutcome::Denied {
-                tool,
-                code,
-                message,
-            } => (
-                self.row(
-                    Some(tool),
-                    RowStatus::Denied,
-                    0,
-                    0,
-                    Some(or(&code, "call.denied")),
-                ),
-                CodeStatus::Denied,
-                message,
-            ),
-            CallOutcome::Failed {
-                tool,
-                code,
-                message,
-                duration_ms,
-            } => (
-                self.row(
-                    Some(tool),
-                    RowStatus::Failed,
-                    duration_ms,
-                    0,
-                    Some(or(&code, "call.failed")),
-                ),
-                CodeStatus::Failed,
-                message,
-            ),
-            CallOutcome::TimedOut { tool, duration_ms } => (
-                self.row(
-                    Some(tool),
-                    RowStatus::TimedOut,
-                    duration_ms,
-                    0,
-                    Some("call.timed_out"),
-                ),
-                CodeStatus::TimedOut,
-                "the tool timed out and was aborted; remaining calls did not start".to_string(),
-            ),
-            CallOutcome::Cancelled { tool, duration_ms } => (
-                self.row(
-                    Some(tool),
-                    RowStatus::Cancelled,
-                    duration_ms,
-                    0,
-                    Some("call.cancelled"),
-                ),
-                CodeStatus::Cancelled,
-                "the host cancelled the run".to_string(),
-            ),
-            CallOutcome::OutputTooLarge { tool, bytes } => (
-                self.row(
-                    Some(tool),
-                    RowStatus::OutputTooLarge,
-                    0,
-                    bytes,
-                    Some("output.too_large"),
-                ),
-                CodeStatus::LimitExceeded,
-                format!("output: the tool returned {bytes} bytes, over the cap"),
-            ),
-        };
-        CodeStep::Done(self.stop(row, status, message, now_ms))
+            Classified::Stopped(stop) => CodeStep::Done(self.stop(stop, now_ms)),
+        }
     }
 
     /// The host cancelled while the call was active: the run is `cancelled`.
     pub fn cancel(self, now_ms: u64) -> CodeResult {
-        let duration = now_ms.saturating_sub(self.started_ms);
-        let row = self.row(
-            None,
-            RowStatus::Cancelled,
-            duration,
-            0,
-            Some("call.cancelled"),
-        );
-        self.stop(
-            row,
-            CodeStatus::Cancelled,
-            "the host cancelled the run".into(),
-            now_ms,
-        )
+        let stop = Stop {
+            tool: None,
+            row: RowStatus::Cancelled,
+            run: CodeStatus::Cancelled,
+            code: "call.cancelled".into(),
+            message: CANCELLED.into(),
+            duration_ms: now_ms.saturating_sub(self.started_ms),
+            bytes: 0,
+        };
+        self.stop(stop, now_ms)
     }
 
-    /// Record `row` and end the run with `status`.
-    fn stop(self, row: TraceRow, status: CodeStatus, message: String, now_ms: u64) -> CodeResult {
-        let code = row
-            .error_code
-            .clone()
-            .unwrap_or_else(|| status.as_str().to_string());
-        let err = error(&code, message, self.line, self.column);
+    /// Record the call's row and end the run.
+    fn stop(self, stop: Stop, now_ms: u64) -> CodeResult {
+        let mut row = self.row(stop.tool, stop.row, stop.duration_ms, stop.bytes);
+        row.error_code = Some(stop.code.clone());
+        let err = error(&stop.code, stop.message, self.line, self.column);
         let mut run = *self.run;
         run.trace.push(row);
-        run.finish(status, Value::Null, Some(err), now_ms)
+        run.finish(stop.run, Value::Null, Some(err), now_ms)
     }
 
     /// An `ok` outcome: check time and output, bind, go on.
     fn returned(self, tool: String, output: Value, duration_ms: u64, now_ms: u64) -> CodeStep {
         let bytes = json_len(&output);
-        let retains = self.retains();
-        let mut row = self.row(Some(tool), RowStatus::Ok, duration_ms, bytes, None);
+        let retains = self.retains_output();
+        let mut row = self.row(Some(tool), RowStatus::Ok, duration_ms, bytes);
         let (line, column) = (self.line, self.column);
         let mut run = *self.run;
         if now_ms > run.deadline_ms {
-            let msg = format!(
-                "time: the run used {} ms of its {} ms limit; remaining calls did not start",
-                now_ms.saturating_sub(run.started_ms),
-                run.limits.timeout_ms
-            );
+            let err = error("code.limit", run.time_message(now_ms), line, column);
             run.trace.push(row);
-            let err = error("code.limit", msg, line, column);
             return CodeStep::Done(run.finish(
                 CodeStatus::TimedOut,
                 Value::Null,
@@ -472,30 +317,18 @@ impl PendingCall {
             run.output_bytes = total;
         }
         run.trace.push(row);
-        let target = run
+        let slot = run
             .program
             .statements
             .get(run.next)
             .and_then(|s| s.target.as_ref())
             .map(|t| t.slot);
-        match target.and_then(|slot| run.vars.get_mut(slot)) {
-            Some(var) => {
-                run.last = output.clone();
-                *var = Some(output);
-            }
+        match slot.and_then(|s| run.vars.get_mut(s)) {
+            Some(var) => *var = Some(output),
             None => run.last = output,
         }
         run.next = run.next.saturating_add(1);
         run.advance(now_ms)
-    }
-}
-
-/// The host's code, or `fallback` when it is blank (codes are never empty).
-fn or<'a>(code: &'a str, fallback: &'a str) -> &'a str {
-    if code.trim().is_empty() {
-        fallback
-    } else {
-        code
     }
 }
 
@@ -506,24 +339,5 @@ fn error(code: &str, message: String, line: u32, column: u32) -> CodeError {
         line: Some(line),
         column: Some(column),
         next_action: None,
-    }
-}
-
-/// Bytes of `value` as compact serialised JSON, without building the string.
-pub fn json_len(value: &Value) -> u64 {
-    struct Count(u64);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 = self.0.saturating_add(buf.len() as u64);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    match serde_json::to_writer(&mut count, value) {
-        Ok(()) => count.0,
-        Err(_) => u64::MAX,
     }
 }

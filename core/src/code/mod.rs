@@ -33,7 +33,8 @@
 //! `return`, `assert`, `raise`, `yield`, `await`, names used before
 //! assignment, nested calls, bare expressions). Syntax errors are
 //! `code.syntax`; static limits (source bytes, nodes, call sites) are
-//! `code.limit` — see [`check`] for the exact node-count rule.
+//! `code.limit` — see [`parse`] for the order of checks and [`check`] for
+//! the exact node-count rule.
 //!
 //! # Running
 //!
@@ -45,17 +46,14 @@
 //!
 //! # Status mapping
 //!
-//! | outcome of a call                                   | row status         | run status       |
-//! |-----------------------------------------------------|--------------------|------------------|
-//! | `Ok`                                                | `ok`               | (continues)      |
-//! | `Ok`, retained output passes `maxOutputBytes`       | `limit_exceeded`   | `limit_exceeded` |
-//! | `Ok`, answered after the deadline                   | `ok`               | `timed_out`      |
-//! | `Refused` (forged/stale handle, unknown, not loaded, invalid args, nested bridge) | `refused` | `rejected` |
-//! | `Refused` with `policy.denied`/`approval.denied`/`hook.vetoed`, or `Denied` | `denied` | `denied` |
-//! | `Failed`                                            | `failed`           | `failed`         |
-//! | `TimedOut`                                          | `timed_out`        | `timed_out`      |
-//! | `Cancelled`, or `cancel()`                          | `cancelled`        | `cancelled`      |
-//! | `OutputTooLarge`                                    | `output_too_large` | `limit_exceeded` |
+//! Each call's outcome maps to a row status and, when it stops the run, a
+//! run status — see the table in [`outcome`]. In short: `ok` continues;
+//! pre-dispatch refusals (forged/stale handle, unknown tool, schema not
+//! loaded, invalid arguments, nested bridge) → `rejected`; policy denial,
+//! approval denial or hook veto → `denied`; tool error → `failed`; tool
+//! timeout or the run's deadline → `timed_out`; host cancel → `cancelled`;
+//! output over the gate's cap or over `maxOutputBytes`, or too many calls →
+//! `limit_exceeded`.
 //!
 //! A compile error is run status `rejected` with no rows
 //! ([`CodeResult::rejected`]).
@@ -64,11 +62,14 @@ pub mod check;
 mod constructs;
 pub mod limits;
 pub mod machine;
+pub mod outcome;
+pub mod parse;
 pub mod program;
 pub mod result;
 
-pub use check::{compile, HANDLE_PREFIX};
 pub use limits::{CodeLimits, LimitsRequest};
-pub use machine::{json_len, CallOutcome, CodeRun, CodeStep, PendingCall};
+pub use machine::{CodeRun, CodeStep, PendingCall};
+pub use outcome::{json_len, CallOutcome, DENIAL_CODES};
+pub use parse::{compile, HANDLE_PREFIX, TOKENS_PER_NODE};
 pub use program::{Program, Statement, Template};
 pub use result::{CodeError, CodeResult, CodeStatus, CodeSummary, RowStatus, TraceRow};
