@@ -447,3 +447,47 @@ proptest! {
         let _ = compile(&source, &CodeLimits::defaults());
     }
 }
+
+#[test]
+fn the_deepest_inputs_the_token_guard_lets_through_fit_a_small_stack() {
+    // 4 × 256 = 1024 significant tokens; each input sits just under it, so
+    // the parser builds its deepest possible tree. Unoptimised parser frames
+    // take about 300 KiB even for a one-line program; these inputs fit in
+    // 512 KiB, half the default wasm stack (release frames are smaller).
+    let n = 1_020;
+    let inputs = vec![
+        format!("{}1", "-".repeat(n)),
+        format!("{}1", "not ".repeat(n)),
+        format!("{}1", "~".repeat(n)),
+        format!("{}{}", "[".repeat(n / 2), "]".repeat(n / 2)),
+        format!("{}1{}", "(".repeat(n / 2), ")".repeat(n / 2)),
+        format!("1{}", "+1".repeat(n / 2)),
+        format!("1{}", "**1".repeat(n / 2)),
+        format!("{}1", "lambda:".repeat(n / 2)),
+        format!("f{}", "()".repeat(n / 2)),
+        format!("a{}", ".b".repeat(n / 2)),
+        format!("a{}", "[0]".repeat(n / 3)),
+        format!("1{}", " if 1 else 1".repeat(n / 4)),
+        format!(
+            "{}pass",
+            (0..100)
+                .map(|i| format!("{}if 1:\n", " ".repeat(i)))
+                .collect::<String>()
+                + &" ".repeat(100)
+        ),
+        format!("f\"{{{}1}}\"", "-".repeat(16_000)),
+    ];
+    for source in inputs {
+        let head: String = source.chars().take(12).collect();
+        let joined = std::thread::Builder::new()
+            .stack_size(512 * 1024)
+            .spawn(move || {
+                compile(&source, &CodeLimits::MAX)
+                    .map(|p| p.nodes())
+                    .map_err(|e| e.code)
+            })
+            .expect("thread")
+            .join();
+        assert!(joined.is_ok(), "{head:?}… panicked");
+    }
+}

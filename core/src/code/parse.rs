@@ -16,6 +16,8 @@
 //!    parentheses and implicitly concatenated string pieces), so this only
 //!    turns away programs that could not fit in `maxNodes` anyway, and it
 //!    bounds the parser's work and nesting depth before any tree is built.
+//!    An f-string token is `code.forbidden` here already: its `{…}` parts
+//!    would be parsed as nested expressions the guard cannot see.
 //! 3. **Parse** with `rustpython-parser` — a failure is `code.syntax` at the
 //!    offset the parser reports (for an unterminated string: end of input).
 //! 4. **Check** — one pre-order walk in source order; see
@@ -86,6 +88,20 @@ fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
             Tok::Newline | Tok::Indent | Tok::Dedent | Tok::EndOfFile
         ) {
             continue;
+        }
+        // An f-string's `{…}` parts are parsed as nested expressions inside
+        // this one token, out of the guard's sight: refuse it here.
+        if let Tok::String { kind, .. } = &tok {
+            if kind.is_any_fstring() {
+                let msg = "f-string is not allowed in bounded code: use a plain string literal"
+                    .to_string();
+                return Err(located(
+                    ErrorCode::CodeForbidden,
+                    msg,
+                    source,
+                    offset(range.start()),
+                ));
+            }
         }
         count += 1;
         if count > max {
