@@ -1,148 +1,75 @@
-//! STUB
-#![allow(missing_docs, dead_code, unused)]
-use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CodeLimits {
-    pub max_calls: u32,
-    pub timeout_ms: u64,
-    pub max_output_bytes: u64,
-    pub max_source_bytes: u32,
-    pub max_nodes: u32,
-}
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LimitsRequest {}
-impl CodeLimits {
-    pub fn defaults() -> CodeLimits {
-        CodeLimits {
-            max_calls: 8,
-            timeout_ms: 20000,
-            max_output_bytes: 32768,
-            max_source_bytes: 16384,
-            max_nodes: 256,
-        }
-    }
-    pub fn lowered(&self, r: &LimitsRequest) -> Result<CodeLimits> {
-        Ok(*self)
-    }
-}
-pub struct Program;
-pub fn compile(source: &str, limits: &CodeLimits) -> Result<Program> {
-    Ok(Program)
-}
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CodeStatus {
-    Completed,
-    Rejected,
-    Denied,
-    Failed,
-    Cancelled,
-    TimedOut,
-    LimitExceeded,
-}
-impl CodeStatus {
-    pub fn as_str(self) -> &'static str {
-        "completed"
-    }
-}
-#[derive(Debug, Clone, Serialize)]
-pub struct CodeResult {
-    pub status: CodeStatus,
-}
-pub struct CodeSummary {
-    pub status: CodeStatus,
-    pub calls_attempted: u32,
-    pub output_bytes: u64,
-    pub duration_ms: u64,
-}
-impl CodeResult {
-    pub fn rejected(run_id: String, l: CodeLimits, e: &Error) -> CodeResult {
-        CodeResult {
-            status: CodeStatus::Rejected,
-        }
-    }
-    pub fn summary(&self) -> CodeSummary {
-        CodeSummary {
-            status: self.status,
-            calls_attempted: 0,
-            output_bytes: 0,
-            duration_ms: 0,
-        }
-    }
-}
-pub struct CodeRun;
-#[derive(Debug)]
-pub struct PendingCall {
-    h: String,
-    a: Value,
-}
-pub enum CodeStep {
-    Call(PendingCall),
-    Done(CodeResult),
-}
-impl CodeRun {
-    pub fn start(p: Program, run_id: String, l: CodeLimits, now_ms: u64) -> CodeStep {
-        CodeStep::Done(CodeResult {
-            status: CodeStatus::Completed,
-        })
-    }
-}
-impl PendingCall {
-    pub fn handle(&self) -> &str {
-        &self.h
-    }
-    pub fn args(&self) -> &Value {
-        &self.a
-    }
-    pub fn deadline_ms(&self) -> u64 {
-        0
-    }
-    pub fn resume(self, o: CallOutcome, now_ms: u64) -> CodeStep {
-        CodeStep::Done(CodeResult {
-            status: CodeStatus::Completed,
-        })
-    }
-    pub fn cancel(self, now_ms: u64) -> CodeResult {
-        CodeResult {
-            status: CodeStatus::Cancelled,
-        }
-    }
-}
-pub enum CallOutcome {
-    Ok {
-        tool: String,
-        output: Value,
-        duration_ms: u64,
-    },
-    Refused {
-        tool: Option<String>,
-        code: String,
-        message: String,
-    },
-    Denied {
-        tool: String,
-        code: String,
-        message: String,
-    },
-    Failed {
-        tool: String,
-        code: String,
-        message: String,
-        duration_ms: u64,
-    },
-    TimedOut {
-        tool: String,
-        duration_ms: u64,
-    },
-    Cancelled {
-        tool: String,
-        duration_ms: u64,
-    },
-    OutputTooLarge {
-        tool: String,
-        bytes: u64,
-    },
-}
+//! Bounded code mode (`run_tool_code`): a tiny, checked call-sequence language.
+//!
+//! The model sends one short program that makes several already-inspected
+//! tool calls in one turn. Its source looks like Python and is parsed with
+//! `rustpython-parser`, but nothing here runs or evaluates Python: the syntax
+//! tree is checked into a small IR ([`Program`]) and a sans-IO state machine
+//! ([`CodeRun`]) yields one call at a time for the host's execution gate.
+//!
+//! ```text
+//! first = call("toolh_a1b2…", {"path": "notes.txt"})
+//! call("toolh_c3d4…", {"content": first})
+//! ```
+//!
+//! # The language
+//!
+//! A program is a sequence of statements, each either
+//! `name = call(HANDLE, ARGS)` or `call(HANDLE, ARGS)`:
+//! - `HANDLE` is a string literal starting with `toolh_` (a handle from
+//!   `tool_inspect`); the gate resolves it when the call runs.
+//! - `ARGS` is optional (default `{}`) and is a dict literal or an earlier
+//!   name. Values inside are string, number, `True`/`False`, `None` (null)
+//!   literals, lists, dicts with string-literal keys (each key once), and
+//!   names bound by an earlier statement. A minus sign directly before a
+//!   number literal (`-5`, `-2.5`) is part of the literal; every other
+//!   operator is forbidden. Integers must fit in 64 bits; floats must be finite.
+//!
+//! Everything else is rejected by [`compile`] before any call runs, with
+//! `code.forbidden` naming the construct and its line:column (imports,
+//! attributes, subscripts, any other function, lambdas, comprehensions,
+//! loops, conditionals, f-strings, operators, starred/keyword arguments,
+//! augmented/tuple/chained/annotated assignment, `del`, `with`, `try`,
+//! definitions and decorators, `global`/`nonlocal`, walrus, `pass`,
+//! `return`, `assert`, `raise`, `yield`, `await`, names used before
+//! assignment, nested calls, bare expressions). Syntax errors are
+//! `code.syntax`; static limits (source bytes, nodes, call sites) are
+//! `code.limit` — see [`parse`] for the order of checks and [`check`] for
+//! the exact node-count rule.
+//!
+//! # Running
+//!
+//! [`CodeRun::start`] returns a [`CodeStep`]: either [`CodeStep::Call`] with a
+//! [`PendingCall`] (handle, substituted arguments, deadline) or
+//! [`CodeStep::Done`] with a [`CodeResult`]. The host answers each call once
+//! with [`PendingCall::resume`] (or [`PendingCall::cancel`]). See
+//! [`machine`] for the time, call and output rules and the final value.
+//!
+//! # Status mapping
+//!
+//! Each call's outcome maps to a row status and, when it stops the run, a
+//! run status — see the table in [`outcome`]. In short: `ok` continues;
+//! pre-dispatch refusals (forged/stale handle, unknown tool, schema not
+//! loaded, invalid arguments, nested bridge) → `rejected`; policy denial,
+//! approval denial or hook veto → `denied`; tool error → `failed`; tool
+//! timeout or the run's deadline → `timed_out`; host cancel → `cancelled`;
+//! output over the gate's cap or over `maxOutputBytes`, or too many calls →
+//! `limit_exceeded`.
+//!
+//! A compile error is run status `rejected` with no rows
+//! ([`CodeResult::rejected`]).
+
+pub mod check;
+mod constructs;
+pub mod limits;
+pub mod machine;
+pub mod outcome;
+pub mod parse;
+pub mod program;
+pub mod result;
+
+pub use limits::{CodeLimits, LimitsRequest};
+pub use machine::{CodeRun, CodeStep, PendingCall};
+pub use outcome::{json_len, CallOutcome, DENIAL_CODES};
+pub use parse::{compile, HANDLE_PREFIX, TOKENS_PER_NODE};
+pub use program::{Program, Statement, Template};
+pub use result::{CodeError, CodeResult, CodeStatus, CodeSummary, RowStatus, TraceRow};

@@ -1,0 +1,133 @@
+//! Compile: size check, token guard, parse, then check the AST into a [`Program`].
+//!
+//! Nothing here evaluates anything: the parser only builds a syntax tree and
+//! the checker ([`crate::code::check`]) keeps the few shapes the language
+//! allows. Every rejection is an [`Error`] with a stable code, a message that
+//! names the construct or limit, and a 1-based line:column (UTF-16 code
+//! units) of where it starts.
+//!
+//! Order of checks, each stopping at the first problem:
+//! 1. **Source size** — more than `maxSourceBytes` UTF-8 bytes is `code.limit`
+//!    at the first byte past the limit; nothing is lexed.
+//! 2. **Token guard** — more than `4 × maxNodes` significant tokens (every
+//!    token except newlines, indentation and end of file; comments are not
+//!    tokens) is `code.limit` at the first token past the guard. Accepted
+//!    programs use at most three tokens per node (plus any grouping
+//!    parentheses and implicitly concatenated string pieces), so this only
+//!    turns away programs that could not fit in `maxNodes` anyway, and it
+//!    bounds the parser's work and nesting depth before any tree is built.
+//!    An f-string token is `code.forbidden` here already: its `{…}` parts
+//!    would be parsed as nested expressions the guard cannot see.
+//! 3. **Parse** with `rustpython-parser` — a failure is `code.syntax` at the
+//!    offset the parser reports (for an unterminated string: end of input).
+//! 4. **Check** — one pre-order walk in source order; see
+//!    [`crate::code::check`] for what counts as a node.
+
+use super::check::Checker;
+use super::limits::CodeLimits;
+use super::program::Program;
+use crate::error::{line_col_utf16, Error, ErrorCode, Result};
+use rustpython_parser::ast;
+use rustpython_parser::text_size::TextSize;
+use rustpython_parser::{lexer, Mode, Parse, Tok};
+
+/// The path the parser reports; never shown as a file.
+const SOURCE_PATH: &str = "<run_tool_code>";
+/// Every handle literal starts with this.
+pub const HANDLE_PREFIX: &str = "toolh_";
+/// Significant tokens allowed per node by the pre-parse guard.
+pub const TOKENS_PER_NODE: u32 = 4;
+/// Longest piece of parser text quoted in a syntax error.
+const MAX_QUOTED: usize = 120;
+/// What every rejection suggests next.
+pub(crate) const NEXT: &str = "rewrite the program as lines `name = call(\"toolh_…\", {...})` or `call(\"toolh_…\", {...})` using only literals and earlier names";
+
+/// Check `source` against `limits` (capped at [`CodeLimits::MAX`]) and build the program.
+pub fn compile(source: &str, limits: &CodeLimits) -> Result<Program> {
+    let limits = limits.clamped();
+    let max_bytes = limits.max_source_bytes as usize;
+    if source.len() > max_bytes {
+        let mut at = max_bytes;
+        while at > 0 && !source.is_char_boundary(at) {
+            at -= 1;
+        }
+        let msg = format!(
+            "source size: the program is {} bytes; the limit is {} bytes",
+            source.len(),
+            max_bytes
+        );
+        return Err(located(ErrorCode::CodeLimit, msg, source, at));
+    }
+    token_guard(source, &limits)?;
+    let suite = ast::Suite::parse(source, SOURCE_PATH).map_err(|e| {
+        let mut msg = e.error.to_string();
+        if msg.chars().count() > MAX_QUOTED {
+            msg = msg.chars().take(MAX_QUOTED).collect::<String>() + "…";
+        }
+        let at = usize::try_from(u32::from(e.offset)).unwrap_or(usize::MAX);
+        located(
+            ErrorCode::CodeSyntax,
+            format!("syntax error: {msg}"),
+            source,
+            at,
+        )
+    })?;
+    Checker::new(source, limits).program(&suite)
+}
+
+/// Step 2: bound the token count before the parser builds any tree.
+fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
+    let max = limits.max_nodes.saturating_mul(TOKENS_PER_NODE);
+    let mut count = 0u32;
+    for item in lexer::lex(source, Mode::Module) {
+        // A lexical error is reported by the parser, at its own position.
+        let Ok((tok, range)) = item else { break };
+        // Comments and non-logical newlines never reach here (no `full-lexer`).
+        if matches!(
+            tok,
+            Tok::Newline | Tok::Indent | Tok::Dedent | Tok::EndOfFile
+        ) {
+            continue;
+        }
+        // An f-string's `{…}` parts are parsed as nested expressions inside
+        // this one token, out of the guard's sight: refuse it here.
+        if let Tok::String { kind, .. } = &tok {
+            if kind.is_any_fstring() {
+                let msg = "f-string is not allowed in bounded code: use a plain string literal"
+                    .to_string();
+                return Err(located(
+                    ErrorCode::CodeForbidden,
+                    msg,
+                    source,
+                    offset(range.start()),
+                ));
+            }
+        }
+        count += 1;
+        if count > max {
+            let msg = format!(
+                "syntax nodes: the program has more than {max} tokens, so it cannot fit in {} syntax nodes",
+                limits.max_nodes
+            );
+            return Err(located(
+                ErrorCode::CodeLimit,
+                msg,
+                source,
+                offset(range.start()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn offset(at: TextSize) -> usize {
+    usize::try_from(u32::from(at)).unwrap_or(usize::MAX)
+}
+
+/// An error at a byte offset of `source`.
+pub(crate) fn located(code: ErrorCode, message: String, source: &str, at: usize) -> Error {
+    let (line, col) = line_col_utf16(source, at);
+    Error::new(code, message)
+        .with_position(line, col)
+        .with_next_action(NEXT)
+}
