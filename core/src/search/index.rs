@@ -25,8 +25,14 @@ const K1: f32 = 1.2;
 const SYNONYM: f32 = 0.6;
 /// Multiplier for tools whose name or title carries the request's first action verb.
 const FIRST_VERB: f32 = 1.6;
+/// Multiplier for tools that match none of the first action verb's family.
+const NO_VERB: f32 = 0.6;
 const LATER_VERB: f32 = 0.45;
 const MAX_QUERY_WORDS: usize = 64;
+/// Skills and slash commands cannot be called as tools: when words match a
+/// callable tool about as well, the callable one ranks first (exact names
+/// still win outright).
+const CATALOG_ONLY: f32 = 0.7;
 /// Share of a concept's further matches (beyond its best) that still counts.
 const STACK: f32 = 0.3;
 
@@ -69,6 +75,8 @@ pub struct SearchIndex {
     postings: Vec<Vec<Posting>>,
     idf: Vec<f32>,
     exact: HashMap<String, Vec<(u32, f32, &'static str)>>,
+    /// Per-document score multiplier (catalog-only entries rank a little lower).
+    doc_weight: Vec<f32>,
     /// Per verb family: (member word, its term id) for members in the vocabulary.
     families: Vec<Vec<(&'static str, u32)>>,
 }
@@ -128,6 +136,16 @@ impl SearchIndex {
             n: tools.len(),
             ..SearchIndex::default()
         };
+        idx.doc_weight = tools
+            .iter()
+            .map(|t| {
+                if t.is_catalog_only() {
+                    CATALOG_ONLY
+                } else {
+                    1.0
+                }
+            })
+            .collect();
         let mut per_doc: Vec<Vec<(u32, [u16; FIELDS])>> = Vec::with_capacity(tools.len());
         let mut lens = vec![[0u32; FIELDS]; tools.len()];
         for (d, t) in tools.iter().enumerate() {
@@ -347,15 +365,25 @@ impl SearchIndex {
                     + STACK * std::mem::take(&mut extra[d as usize]);
             }
         }
-        // Multi-step requests: the tool for the first step names its verb.
-        let mut boosted = vec![false; if first_verb.is_empty() { 0 } else { self.n }];
-        for id in &first_verb {
-            for p in &self.postings[*id as usize] {
-                let d = p.doc as usize;
-                if p.fields & 0b11 != 0 && !boosted[d] && scores[d] > 0.0 {
-                    boosted[d] = true;
-                    scores[d] *= FIRST_VERB;
+        // Multi-step requests: the tool for the first step names its verb in
+        // its name or title; tools that do not relate to the first verb at all
+        // are unlikely to be the first step.
+        if !first_verb.is_empty() {
+            let mut verb_field = vec![0u8; self.n];
+            for id in &first_verb {
+                for p in &self.postings[*id as usize] {
+                    verb_field[p.doc as usize] |= p.fields;
                 }
+            }
+            for d in &touched {
+                let f = verb_field[*d as usize];
+                scores[*d as usize] *= if f & 0b11 != 0 {
+                    FIRST_VERB
+                } else if f == 0 {
+                    NO_VERB
+                } else {
+                    1.0
+                };
             }
         }
         let exact = self.exact.get(&exact_key(query));
@@ -370,7 +398,12 @@ impl SearchIndex {
         }
         let mut cands: Vec<(f32, u32)> = touched
             .iter()
-            .map(|d| (scores[*d as usize], *d))
+            .map(|d| {
+                (
+                    scores[*d as usize] * self.doc_weight.get(*d as usize).copied().unwrap_or(1.0),
+                    *d,
+                )
+            })
             .filter(|(s, _)| *s > 0.0)
             .collect();
         let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
