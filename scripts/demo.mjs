@@ -1,70 +1,82 @@
-// `npm start`: a short end-to-end run on the real fixture catalog (1,335 tools
-// from 54 published MCP servers) plus a few native tools.
-import { readFileSync, readdirSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+// `npm start`: the example model flow, step by step, on the HolarynBench
+// catalog (300 real MCP tools + native tools, skills and slash commands).
+// The "model" is scripted; every call goes through the real package.
 import { HolarynRuntime } from "holaryn";
+import { executor, loadCatalog, virtualProject } from "../js/cli/bench.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const dir = join(root, "tests/fixtures/mcp");
 const out = (s = "") => process.stdout.write(s + "\n");
-const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const h = (s) => out(`\n── ${s} ${"─".repeat(Math.max(0, 70 - s.length))}`);
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const short = (v) => `${v.slice(0, 15)}…`;
 
 const rt = new HolarynRuntime();
 const events = [];
-rt.addEventListener((e) => e.type === "tool_registry_changed" && events.push(e));
+rt.addEventListener((e) => e.type === "tool_registry_changed" && !e.sessionId && events.push(e));
+loadCatalog(rt);
+out(`Holaryn capability runtime — ${rt.size} tools registered, registry ${short(rt.version)}`);
 
-let t0 = performance.now();
-for (const f of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
-  rt.registerCatalog(f, readFileSync(join(dir, f), "utf8"), { providerId: f.replace(/\.json$/, ""), qualifyNames: true });
-}
-const files = { read_file: "notes", "docs/CHANGES.md": "" };
-rt.registerTools([
-  {
-    name: "read_file", aliases: ["cat"], title: "Read file", description: "Read a text file from the project.",
-    source: "native", provider: { id: "host", kind: "native", displayName: "Host" }, trust: "builtin", permissions: ["fs.read"],
-    inputSchema: { type: "object", properties: { path: { type: "string", description: "Project-relative path" } }, required: ["path"] },
-  },
-  {
-    name: "glob_files", title: "Find files", description: "Find files by name pattern (glob), e.g. **/CHANGES*.md.",
-    source: "native", provider: { id: "host", kind: "native", displayName: "Host" }, trust: "builtin", permissions: ["fs.read"],
-    inputSchema: { type: "object", properties: { pattern: { type: "string", description: "Glob pattern" } }, required: ["pattern"] },
-  },
-]);
-out(`Registered ${rt.size} tools from 54 MCP servers + host in ${(performance.now() - t0).toFixed(0)} ms`);
-out(`Registry version ${rt.version}`);
-out(`Lookup by alias "cat" → ${rt.describe("cat").name} (${rt.describe("cat").provider.id})`);
-out();
-
-const s = rt.createSession({ dynamicDiscovery: true, boundedCodeMode: true });
-const fp = s.footprint();
-out(`Dynamic session ${s.id}: the model starts with ${s.modelTools().map((t) => t.name).join(", ")}`);
-out(`  ${kb(fp.atCreation)} of tool definitions instead of ${kb(fp.staticEquivalent)} static (${(100 - (100 * fp.atCreation) / fp.staticEquivalent).toFixed(2)}% smaller)`);
-out();
-const query = "find the project release notes and summarize them";
-t0 = performance.now();
-const found = s.search({ query });
-out(`tool_search "${query}" (${((performance.now() - t0) * 1000).toFixed(0)} µs):`);
-found.results.slice(0, 5).forEach((r, i) => out(`  ${i + 1}. ${r.name} — ${r.summary}${r.why?.length ? `  [why: ${r.why.join("; ")}]` : ""}`));
-const pick = found.results.find((r) => r.name === "glob_files") ?? found.results[0];
-const inspected = s.inspect({ name: pick.name });
-out(`tool_inspect ${pick.name} → state ${inspected.availability.state}, handle ${inspected.handle.slice(0, 18)}…`);
-out(`  inspect by handle → ${s.inspect({ name: inspected.handle }).name} (same tool)`);
+const files = virtualProject();
 const host = {
-  execute: async (req) => (req.tool === "glob_files" ? { matches: ["docs/CHANGES.md"] } : { text: `contents of ${req.args.path}` }),
-  approve: async () => true,
+  execute: executor(files, []),
+  approve: async (req) => {
+    out(`   ? approval requested: ${req.tool} (${req.reason}) args ${JSON.stringify(req.args)}`);
+    out(`   > the script answers: approve`);
+    return true;
+  },
 };
-const r = await s.call(inspected.handle, { pattern: "**/CHANGES*.md" }, host);
-out(`call via handle → ${r.status}: ${r.status === "ok" ? JSON.stringify(r.output) : `${r.code} (${r.message})`}`);
-out();
-rt.registerTools([{ name: "write_file", description: "Write a file", source: "native", provider: { id: "host" } }]);
+const session = rt.createSession({ dynamicDiscovery: true, boundedCodeMode: true });
+session.setHost(host);
+
+h("1. The model starts with three small tools");
+const start = session.exportTools("anthropic");
+for (const t of session.modelTools()) out(`   ${t.name.padEnd(13)} ${t.description.slice(0, 70)}…`);
+out(`   ${kib(start.bytes)} of tool definitions (a static session would send ${kib(session.footprint().staticEquivalent)})`);
+
+h('2. tool_search "find the project release notes and summarize them"');
+const query = "find the project release notes and summarize them";
+const found = session.search({ query });
+found.results.slice(0, 5).forEach((r, i) => out(`   ${i + 1}. ${r.name.padEnd(32)} ${r.state.padEnd(10)} why: ${(r.why ?? []).slice(0, 2).join("; ")}`));
+const pick = found.results.find((r) => r.name === "glob_files") ?? found.results[0];
+out(`   the scripted model picks ${pick.name} (#${found.results.indexOf(pick) + 1}): finding the file is the first step`);
+
+h(`3. tool_inspect ${pick.name}`);
+const glob = session.inspect({ name: pick.name });
+out(`   loaded its exact schema (${glob.schemaHash.slice(0, 19)}…), handle ${glob.handle.slice(0, 16)}…`);
+const read = session.inspect({ name: "read_file" });
+out(`   also inspected read_file → handle ${read.handle.slice(0, 16)}…; model tools now: ${session.modelTools().map((t) => t.name).join(", ")}`);
+
+h("4. Calls through the gate");
+const g = await session.call(glob.handle, { pattern: "**/CHANGES*.md" });
+out(`   ${pick.name} via handle → ${g.status}: ${JSON.stringify(g.output)}`);
+const r = await session.call("cat", { path: g.output.matches[0] });
+out(`   read_file via alias "cat" → ${r.status}: ${JSON.stringify(r.output.content.split("\n")[0])}…`);
+const bad = await session.call("read_file", { path: 42 });
+out(`   read_file with a bad argument → ${bad.status} ${bad.code} at ${bad.errors[0].pointer}`);
+session.inspect({ name: "delete_file" });
+const del = await session.call("delete_file", { path: "src/main.rs" });
+out(`   delete_file → ${del.status} after approval`);
+
+h("5. A bounded-code run (run_tool_code)");
+session.search({ query: "run several tool calls in one program" });
+session.inspect({ name: "run_tool_code" });
+const code = `found = call("${glob.handle}", {"pattern": "**/CHANGES*.md"})\nnotes = call("${read.handle}", {"path": "docs/CHANGES.md"})\n`;
+out(code.trimEnd().split("\n").map((l) => `   │ ${l.replace(/toolh_[0-9a-f]+/g, (m) => m.slice(0, 14) + "…")}`).join("\n"));
+const run = await session.call("run_tool_code", { code });
+const res = run.output;
+out(`   → ${res.status}: ${res.trace.length} calls, ${res.outputBytes} bytes retained, limits ${res.limits.maxCalls} calls / ${res.limits.timeoutMs} ms / ${res.limits.maxOutputBytes} B`);
+for (const row of res.trace) out(`     #${row.index} line ${row.line} ${row.tool} ${row.status} ${row.outputBytes} B`);
+
+h("6. The registry changes mid-session");
+rt.registerTools([{ name: "summarize_text", description: "Summarize a text into bullet points", source: "native", provider: { id: "host", kind: "native" }, inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }]);
 const ev = events.at(-1);
-out(`Registry change: ${ev.oldVersion.slice(0, 19)}… → ${ev.newVersion.slice(0, 19)}… (added ${ev.added.join(", ")})`);
-try {
-  s.inspect({ name: inspected.handle });
-} catch (e) {
-  out(`  the old handle is now refused: ${e.name} ${e.code}`);
-}
-out();
-out("Activity log (no arguments, outputs or queries are ever recorded):");
-for (const a of rt.activity().slice(-6)) out(`  #${a.seq} ${a.kind} ${a.tool ?? ""} → ${a.outcome}`);
+out(`   tool_registry_changed ${short(ev.oldVersion)} → ${short(ev.newVersion)} (added ${ev.added.join(", ")})`);
+const stale = await session.call(read.handle, { path: "docs/CHANGES.md" });
+out(`   the old read_file handle → ${stale.status} ${stale.code}: ${stale.nextAction}`);
+
+h("7. Activity log (no queries, arguments or outputs are ever recorded)");
+for (const a of rt.activity().slice(-10)) out(`   #${String(a.seq).padStart(3)} ${a.kind.padEnd(16)} ${(a.tool ?? "").padEnd(20)} ${a.outcome}${a.path ? ` via ${a.path}` : ""}`);
+
+h("8. Bytes saved");
+const fp = session.footprint();
+out(`   now ${kib(fp.now)} of tool definitions; at start ${kib(fp.atCreation)}; static would be ${kib(fp.staticEquivalent)}`);
+out(`   initial saving: ${(100 * (1 - fp.atCreation / fp.staticEquivalent)).toFixed(2)}% (${kib(fp.staticEquivalent - fp.atCreation)} less per request)`);

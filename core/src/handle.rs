@@ -1,9 +1,10 @@
 //! Opaque tool handles: `toolh_` + an unguessable token bound to one session,
 //! one registry version and one schema hash.
 //!
-//! A token is `hex(epoch ‖ serial ‖ tag)` where `tag` is an HMAC-SHA-256 of
-//! the epoch and serial under the session's secret (host-supplied random
-//! bytes; the core never generates randomness). A token whose tag does not
+//! A token is `hex(tag ‖ (epoch ‖ serial) ⊕ mask)`: `tag` is an HMAC-SHA-256
+//! of the epoch and serial, and `mask` an HMAC of the tag, both under the
+//! session's secret (host-supplied random bytes; the core never generates
+//! randomness), so the token looks random and leaks no counter. A token whose tag does not
 //! verify was never issued by this session: *forged*. A verified token from an
 //! earlier epoch was issued before the current registry version: *stale*.
 //! Every registry change starts a new epoch and clears every binding.
@@ -88,8 +89,11 @@ impl HandleTable {
         payload[..4].copy_from_slice(&self.epoch.to_be_bytes());
         payload[4..].copy_from_slice(&self.serial.to_be_bytes());
         let tag = self.tag(&payload);
-        let mut token = payload.to_vec();
-        token.extend_from_slice(&tag);
+        // Tag first, then the payload masked with a key derived from the tag:
+        // the whole token looks random and leaks no counter.
+        let mask = self.mask(&tag);
+        let mut token = tag.to_vec();
+        token.extend(payload.iter().zip(mask).map(|(p, m)| p ^ m));
         let handle = format!("{HANDLE_PREFIX}{}", hex(&token));
         self.by_tool.insert(binding.tool.clone(), handle.clone());
         self.bindings.insert(handle.clone(), binding);
@@ -110,8 +114,10 @@ impl HandleTable {
             .and_then(unhex)
             .filter(|t| t.len() == TOKEN_BYTES)
             .ok_or_else(forged)?;
-        let (payload, tag) = token.split_at(8);
-        if !ct_eq(&self.tag(payload), tag) {
+        let (tag, masked) = token.split_at(TAG_BYTES);
+        let mask = self.mask(tag);
+        let payload: Vec<u8> = masked.iter().zip(mask).map(|(p, m)| p ^ m).collect();
+        if !ct_eq(&self.tag(&payload), tag) {
             return Err(forged());
         }
         let epoch = u32::from_be_bytes([payload[0], payload[1], payload[2], payload[3]]);
@@ -140,6 +146,15 @@ impl HandleTable {
     /// Number of live handles.
     pub fn live(&self) -> usize {
         self.bindings.len()
+    }
+
+    fn mask(&self, tag: &[u8]) -> [u8; 8] {
+        let mut msg = b"holaryn-handle-mask-v1".to_vec();
+        msg.extend_from_slice(tag);
+        let mac = hmac_sha256(&self.secret, &msg);
+        let mut m = [0u8; 8];
+        m.copy_from_slice(&mac[..8]);
+        m
     }
 
     fn tag(&self, payload: &[u8]) -> [u8; TAG_BYTES] {

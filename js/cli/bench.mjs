@@ -26,7 +26,7 @@ const SEARCHES = [
 ];
 
 /** A small virtual project tree the native tools run against. */
-function virtualProject() {
+export function virtualProject() {
   return new Map([
     ["README.md", "# Demo project\nSee docs/CHANGES.md for release notes.\n"],
     ["docs/CHANGES.md", "# Release notes\n\n## 0.3.0\n- Faster tool search\n- Bounded code mode\n\n## 0.2.0\n- Project policy file\n"],
@@ -49,7 +49,7 @@ function globToRegExp(glob) {
   return new RegExp(`^${re}$`);
 }
 
-function executor(files, memory) {
+export function executor(files, memory) {
   return async (req) => {
     const a = req.args ?? {};
     switch (req.tool) {
@@ -80,7 +80,7 @@ function executor(files, memory) {
   };
 }
 
-function loadCatalog(rt) {
+export function loadCatalog(rt) {
   const dir = join(root, "benchmarks/catalogs");
   for (const f of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
     const text = readFileSync(join(dir, f), "utf8");
