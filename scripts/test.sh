@@ -19,6 +19,10 @@ run "wasm-bindgen tests in Node (wasm-pack test --node)" wasm-pack test --mode n
 run "wasm-bindgen tests in headless Chromium (wasm-pack test --headless --chrome)" \
   wasm-pack test --mode no-install --headless --chrome --chromedriver "$CHROMEDRIVER" wasm
 run "npm run build" npm run --silent build
+run "HolarynBench tool-discovery suite (release gate vs the reviewed baseline)" \
+  node bin/holaryn.mjs bench run --suite tool-discovery \
+  --baseline benchmarks/baselines/tool-discovery-v1.json \
+  --fail-on-regression --output-dir benchmark-results/tool-discovery
 run "node --test tests/node (the built package in Node)" node --test --test-reporter=spec tests/node/
 run "node --test tests/browser (the built package in headless Chromium, playwright-core)" node --test --test-reporter=spec tests/browser/
 
