@@ -23,7 +23,10 @@ fi
 
 step "build: cargo build --release (wasm32)"
 cargo build -p holaryn-wasm --release --target wasm32-unknown-unknown
-wasm="target/wasm32-unknown-unknown/release/holaryn_wasm.wasm"
+# Where cargo put it: honours CARGO_TARGET_DIR (a stale target/ copy must never be shipped).
+target_dir="$(cargo metadata --format-version 1 --no-deps |
+  node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')"
+wasm="$target_dir/wasm32-unknown-unknown/release/holaryn_wasm.wasm"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
