@@ -55,6 +55,21 @@ struct JsSessionOptions {
     rest: serde_json::Map<String, Value>,
 }
 
+/// JS catalog options (undefined = defaults) → core catalog options.
+fn catalog_options(options: JsValue) -> Result<CatalogOptions, JsValue> {
+    let o: CatalogOpts = if options.is_undefined() {
+        CatalogOpts::default()
+    } else {
+        from_js(options, "catalog options")?
+    };
+    Ok(CatalogOptions {
+        provider_id: o.provider_id,
+        qualify_names: o.qualify_names,
+        source: o.source,
+        trust: o.trust,
+    })
+}
+
 fn env_var(name: &str) -> Option<String> {
     let process = Reflect::get(&js_sys::global(), &"process".into()).ok()?;
     let env = Reflect::get(&process, &"env".into()).ok()?;
@@ -127,17 +142,7 @@ impl HolarynRuntime {
         text: &str,
         #[wasm_bindgen(unchecked_param_type = "CatalogOptions | undefined")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let o: CatalogOpts = if options.is_undefined() {
-            CatalogOpts::default()
-        } else {
-            from_js(options, "catalog options")?
-        };
-        let opts = CatalogOptions {
-            provider_id: o.provider_id,
-            qualify_names: o.qualify_names,
-            source: o.source,
-            trust: o.trust,
-        };
+        let opts = catalog_options(options)?;
         let specs = js(parse_catalog_text(file, text, &opts))?;
         let provider = specs.first().map(|s| s.provider.id.clone());
         self.apply(
@@ -319,17 +324,7 @@ impl HolarynRuntime {
         text: &str,
         #[wasm_bindgen(unchecked_param_type = "CatalogOptions | undefined")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let o: CatalogOpts = if options.is_undefined() {
-            CatalogOpts::default()
-        } else {
-            from_js(options, "catalog options")?
-        };
-        let opts = CatalogOptions {
-            provider_id: o.provider_id,
-            qualify_names: o.qualify_names,
-            source: o.source,
-            trust: o.trust,
-        };
+        let opts = catalog_options(options)?;
         to_js(&js(parse_catalog_text(file, text, &opts))?)
     }
 }

@@ -200,20 +200,12 @@ impl HolarynSession {
         #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Host | undefined")] host: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
-        let args = if args.is_undefined() {
-            json!({})
-        } else {
-            json(args, "arguments")?
-        };
+        let args = call_args(args)?;
         let host = Host::new(host).or(&self.host.borrow());
         let shared = self.shared.clone();
         let id = self.id.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let now = host.now();
-            let first = shared.rt.borrow_mut().start_call(&id, &target, args, now);
-            let outcome = drive(shared.clone(), host, first).await;
-            shared.flush();
-            to_js(&outcome)
+            to_js(&gated(shared, id, target, args, host).await)
         }))
     }
 
@@ -225,11 +217,7 @@ impl HolarynSession {
         #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Host | undefined")] host: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
-        let args = if args.is_undefined() {
-            json!({})
-        } else {
-            json(args, "arguments")?
-        };
+        let args = call_args(args)?;
         let host = Host::new(host).or(&self.host.borrow());
         let (shared, id) = (self.shared.clone(), self.id.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
@@ -289,6 +277,30 @@ impl HolarynSession {
     }
 }
 
+/// Model-call arguments: `undefined` means `{}`.
+fn call_args(args: JsValue) -> Result<Value, JsValue> {
+    if args.is_undefined() {
+        Ok(json!({}))
+    } else {
+        json(args, "arguments")
+    }
+}
+
+/// Start a call through the gate and drive it to its outcome.
+async fn gated(
+    shared: Rc<Shared>,
+    id: String,
+    target: String,
+    args: Value,
+    host: Host,
+) -> holaryn_core::gate::CallOutcome {
+    let now = host.now();
+    let first = shared.rt.borrow_mut().start_call(&id, &target, args, now);
+    let outcome = drive(shared.clone(), host, first).await;
+    shared.flush();
+    outcome
+}
+
 /// One model tool call: a discovery tool runs at once, anything else goes through the gate.
 async fn dispatch(shared: Rc<Shared>, id: String, name: String, args: Value, host: Host) -> Value {
     if is_discovery_tool(&name) {
@@ -315,10 +327,7 @@ async fn dispatch(shared: Rc<Shared>, id: String, name: String, args: Value, hos
             Err(e) => json!({"isError": true, "content": {"error": e}}),
         };
     }
-    let now = host.now();
-    let first = shared.rt.borrow_mut().start_call(&id, &name, args, now);
-    let o = drive(shared.clone(), host, first).await;
-    shared.flush();
+    let o = gated(shared, id, name, args, host).await;
     if o.status == CallStatus::Ok {
         json!({"isError": false, "content": o.output, "outcome": o})
     } else {
