@@ -3,7 +3,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { HolarynRuntime, DescriptorError, HandleError, HolarynError, CatalogError } from "holaryn";
+import {
+  HolarynRuntime, HolarynSession, HolarynError, DescriptorError, HandleError, CatalogError,
+  SessionError, PolicyError, InputError, ConfigError, ToolError,
+} from "holaryn";
+import { expose } from "../../js/core.mjs";
 import { fixtures, mcpFiles, native, secret } from "./helpers.mjs";
 
 test("bad descriptors are refused with typed errors and nothing changes", () => {
@@ -86,4 +90,75 @@ test("alias, name and handle resolve to the same tool; forged and stale handles 
   assert.throws(() => s2.inspect({ name: handle }), (e) => e instanceof HandleError && e.code === "handle.forged");
   rt.registerTools([native("grep_files", "Search file contents")]);
   assert.throws(() => s1.inspect({ name: handle }), (e) => e instanceof HandleError && e.code === "handle.stale");
+});
+
+test("errors from constructors, accessors and methods all arrive typed", () => {
+  assert.throws(() => new HolarynRuntime({ bogus: 1 }), (e) => e instanceof InputError && e.code === "input.invalid");
+  const rt = new HolarynRuntime();
+  assert.ok(rt instanceof HolarynRuntime && rt.constructor === HolarynRuntime);
+  const s = rt.createSession({ dynamicDiscovery: true }, secret(3));
+  assert.ok(s instanceof HolarynSession);
+  s.close();
+  assert.throws(() => s.version, (e) => e instanceof SessionError && e.code === "session.unknown", "getter");
+  assert.throws(() => s.search({ query: "x" }), SessionError, "method");
+  assert.equal(new PolicyError("m", "policy.malformed").name, "PolicyError");
+});
+
+test("the one generic wrapper types sync throws, Promise rejections, accessors and constructors", async () => {
+  const fail = (code, name) => Object.assign(new Error(code), { code, name });
+  class Fake {
+    constructor(bad) {
+      if (bad) throw fail("config.invalid", "ConfigError");
+    }
+    sync() {
+      throw fail("handle.stale", "HandleError");
+    }
+    async later() {
+      throw fail("policy.malformed", "PolicyError");
+    }
+    ok() {
+      return Promise.resolve(42);
+    }
+    get broken() {
+      throw fail("tool.unknown", "ToolError");
+    }
+    static make() {
+      throw fail("catalog.malformed", "CatalogError");
+    }
+    userError() {
+      throw new TypeError("not ours");
+    }
+  }
+  const { HolarynRuntime: Wrapped } = expose({ HolarynRuntime: Fake, HolarynSession: class {} });
+  assert.throws(() => new Wrapped(true), ConfigError);
+  const f = new Wrapped(false);
+  assert.ok(f instanceof Wrapped && f instanceof Fake);
+  assert.throws(() => f.sync(), (e) => e instanceof HandleError && e instanceof HolarynError && e.code === "handle.stale");
+  await assert.rejects(f.later(), (e) => e instanceof PolicyError && e.message === "policy.malformed");
+  assert.equal(await f.ok(), 42);
+  assert.throws(() => f.broken, ToolError);
+  assert.throws(() => Wrapped.make(), CatalogError);
+  assert.throws(() => f.userError(), (e) => e instanceof TypeError && !(e instanceof HolarynError), "foreign errors untouched");
+  assert.equal(expose({ HolarynRuntime: Fake, HolarynSession: class {} }).HolarynRuntime, Wrapped, "idempotent");
+});
+
+test("a gated call awaits a Promise-returning execute callback", async () => {
+  const rt = new HolarynRuntime();
+  rt.registerTools([native("read_file", "Read a file", { aliases: ["cat"] })]);
+  const s = rt.createSession({ dynamicDiscovery: true }, secret(4));
+  const { handle } = s.inspect({ name: "cat" });
+  const seen = [];
+  const outcome = await s.call(handle, { path: "notes.md" }, {
+    execute: async (req) => {
+      seen.push(req.tool);
+      await new Promise((r) => setTimeout(r, 20));
+      return { text: `contents of ${req.args.path}` };
+    },
+  });
+  assert.equal(outcome.status, "ok");
+  assert.equal(outcome.path, "handle");
+  assert.deepEqual(outcome.output, { text: "contents of notes.md" });
+  assert.deepEqual(seen, ["read_file"]);
+  const refused = await s.call("read_file", { path: 5 }, { execute: async () => assert.fail("must not run") });
+  assert.equal(refused.code, "args.invalid");
 });
