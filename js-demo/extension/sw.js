@@ -1,0 +1,236 @@
+// Holaryn demo extension — MV3 service worker (ES module).
+//
+// Loads the vendored Holaryn wasm runtime, registers three browser tools that
+// execute through the extension APIs (tabs_list, page_text, tab_screenshot)
+// and opens one dynamic-discovery session. Every call goes through the
+// runtime's gate; tools that ask first wait until the popup answers (the
+// action badge shows how many requests are waiting).
+//
+// Message API (chrome.runtime.sendMessage from the popup or another extension
+// page; replies are {ok: true, value} or {ok: false, error: {name, code, message}}):
+//   {type: "search", query, limit?}    → SearchOutput
+//   {type: "inspect", name}            → InspectOutput (loads the tool's schema)
+//   {type: "table"}                    → CapabilityRow[]
+//   {type: "call", tool, args}         → CallOutcome (inspect the tool first)
+//   {type: "pending"}                  → PendingApproval[]
+//   {type: "answer", callId, approve}  → {answered: true}
+//   {type: "activity", since?}         → ActivityRecord[]
+//   {type: "screenshot"}               → {dataUrl} of the last tab_screenshot, or null
+// The same functions are on `self.holaryn` (for tests and the worker console).
+//
+// MV3 forbids top-level await in service workers: the wasm loads lazily in
+// `ready()`, which every entry point awaits.
+import { HolarynRuntime, init } from "./vendor/holaryn/js/browser.mjs";
+
+const PROVIDER = { id: "browser", kind: "extension", displayName: "This browser" };
+const MAX_TEXT_CHARS = 20_000;
+const APPROVAL_TIMEOUT_MS = 120_000;
+
+/** @type {import("./vendor/holaryn/js/index.d.ts").ToolSpec[]} */
+const TOOLS = [
+  {
+    name: "tabs_list",
+    title: "List tabs",
+    description: "List the open browser tabs (id, window, title, URL, active).",
+    source: "browser", provider: PROVIDER, trust: "trusted", permissions: ["tabs.read"],
+    approval: "auto", annotations: { readOnlyHint: true },
+    inputSchema: {
+      type: "object", additionalProperties: false,
+      properties: { currentWindow: { type: "boolean", description: "Only tabs of the focused window" } },
+    },
+  },
+  {
+    name: "page_text",
+    title: "Read page text",
+    description: "Read the visible text of a tab's page (document.body.innerText, truncated). Asks first: it reads page content.",
+    source: "browser", provider: PROVIDER, trust: "trusted", permissions: ["page.read"],
+    approval: "ask", annotations: { readOnlyHint: true, openWorldHint: true },
+    inputSchema: {
+      type: "object", additionalProperties: false,
+      properties: {
+        tabId: { type: "integer", description: "Tab id from tabs_list (default: the active tab)" },
+        maxChars: { type: "integer", minimum: 1, maximum: MAX_TEXT_CHARS, description: "Truncate the text to this many characters" },
+      },
+    },
+  },
+  {
+    name: "tab_screenshot",
+    title: "Screenshot the visible tab",
+    description: "Capture the visible area of a window's active tab; returns the image's type, size and data URL prefix. Asks first: it captures page content.",
+    source: "browser", provider: PROVIDER, trust: "trusted", permissions: ["page.capture"],
+    approval: "ask", annotations: { readOnlyHint: true, openWorldHint: true },
+    inputSchema: {
+      type: "object", additionalProperties: false,
+      properties: {
+        windowId: { type: "integer", description: "Window id from tabs_list (default: the focused window)" },
+        format: { type: "string", enum: ["png", "jpeg"], description: "Image format (default png)" },
+      },
+    },
+  },
+];
+
+let lastScreenshot = null;
+
+/** The active tab of the last focused window (tools' default target). */
+async function activeTab() {
+  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  if (!tab) throw new Error("no active tab");
+  return tab;
+}
+
+/** Tool implementations: (args, signal) → JSON output. A throw becomes a "failed" outcome. */
+const EXECUTORS = {
+  async tabs_list({ currentWindow = false }) {
+    const tabs = await chrome.tabs.query(currentWindow ? { currentWindow: true } : {});
+    return tabs.map((t) => ({ id: t.id, windowId: t.windowId, title: t.title ?? "", url: t.url ?? "", active: t.active }));
+  },
+  async page_text({ tabId, maxChars = MAX_TEXT_CHARS }) {
+    const tab = tabId === undefined ? await activeTab() : await chrome.tabs.get(tabId);
+    const [injected] = await chrome.scripting.executeScript({
+      target: { tabId: tab.id },
+      func: () => document.body?.innerText ?? "",
+    });
+    const text = typeof injected?.result === "string" ? injected.result : "";
+    return { tabId: tab.id, url: tab.url ?? "", title: tab.title ?? "", text: text.slice(0, maxChars), chars: text.length, truncated: text.length > maxChars };
+  },
+  async tab_screenshot({ windowId, format = "png" }) {
+    const dataUrl = await chrome.tabs.captureVisibleTab(windowId ?? chrome.windows.WINDOW_ID_CURRENT, { format });
+    lastScreenshot = dataUrl;
+    return { mimeType: `image/${format}`, dataUrlLength: dataUrl.length, prefix: dataUrl.slice(0, 48) };
+  },
+};
+
+/** callId → {entry shown in the popup, settle(decision)}. */
+const waiting = new Map();
+
+function updateBadge() {
+  const n = waiting.size;
+  chrome.action.setBadgeText({ text: n > 0 ? String(n) : "" }).catch(() => {});
+  if (n > 0) chrome.action.setBadgeBackgroundColor({ color: "#b45309" }).catch(() => {});
+}
+
+/** Host callbacks of the session: the gate calls these. */
+const host = {
+  async execute(req) {
+    const run = EXECUTORS[req.localName];
+    if (!run) throw new Error(`no executor for ${req.tool}`);
+    if (req.signal.aborted) throw new Error("cancelled before it started");
+    return run(req.args ?? {}, req.signal);
+  },
+  approve(req) {
+    return new Promise((resolve) => {
+      const settle = (decision) => {
+        if (!waiting.delete(req.callId)) return;
+        clearTimeout(timer);
+        updateBadge();
+        resolve(decision);
+      };
+      const timer = setTimeout(
+        () => settle({ decision: "deny", reason: `no answer in the popup within ${APPROVAL_TIMEOUT_MS / 1000} s` }),
+        APPROVAL_TIMEOUT_MS,
+      );
+      waiting.set(req.callId, {
+        entry: { callId: req.callId, tool: req.tool, title: req.title, reason: req.reason, description: req.description, args: req.args, since: Date.now() },
+        settle,
+      });
+      updateBadge();
+    });
+  },
+};
+
+let state;
+/** Load the wasm once and build the runtime and session (retried after a failure). */
+function ready() {
+  state ??= init(chrome.runtime.getURL("vendor/holaryn/dist/web/holaryn_wasm_bg.wasm"))
+    .then(() => {
+      const rt = new HolarynRuntime();
+      rt.registerTools(TOOLS);
+      const session = rt.createSession({ dynamicDiscovery: true });
+      session.setHost(host);
+      return { rt, session };
+    })
+    .catch((e) => {
+      state = undefined;
+      throw e;
+    });
+  return state;
+}
+
+/** tool_search over the session. */
+async function search(query, limit) {
+  const { session } = await ready();
+  return session.search(limit === undefined ? { query } : { query, limit });
+}
+/** tool_inspect: loads the tool's schema so it can be called. */
+async function inspect(name) {
+  return (await ready()).session.inspect({ name });
+}
+/** The session's capability table (every tool with its availability). */
+async function table() {
+  return (await ready()).session.capabilityTable();
+}
+/** Call through the gate; resolves to a CallOutcome (tool failures are statuses, not throws). */
+async function call(tool, args = {}) {
+  return (await ready()).session.call(tool, args);
+}
+/** Content-free activity records (no arguments, no outputs). */
+async function activity(since) {
+  return (await ready()).rt.activity(since);
+}
+/** The approvals waiting for an answer, oldest first. */
+function pending() {
+  return [...waiting.values()].map((w) => w.entry);
+}
+/** Raised by `answer` for a call that is not waiting (answered, timed out or unknown). */
+class ApprovalError extends Error {
+  constructor(message, code) {
+    super(message);
+    this.name = "ApprovalError";
+    this.code = code;
+  }
+}
+
+/** Resume a waiting call: approve (true) or deny. */
+function answer(callId, approve) {
+  const w = waiting.get(callId);
+  if (!w) throw new ApprovalError(`no approval is waiting for call ${callId} (already answered or timed out)`, "approval.unknown_call");
+  w.settle(approve === true ? { decision: "approve" } : { decision: "deny", reason: "denied in the extension popup" });
+  return { answered: true };
+}
+
+const HANDLERS = {
+  search: (m) => search(m.query, m.limit),
+  inspect: (m) => inspect(m.name),
+  table: () => table(),
+  call: (m) => call(m.tool, m.args),
+  pending: () => pending(),
+  answer: (m) => answer(m.callId, m.approve),
+  activity: (m) => activity(m.since),
+  screenshot: () => (lastScreenshot ? { dataUrl: lastScreenshot } : null),
+};
+
+/** Errors as plain data for the popup: typed runtime errors keep name, code and nextAction. */
+function errorInfo(e) {
+  return {
+    name: e?.name ?? "Error",
+    code: typeof e?.code === "string" ? e.code : "extension.error",
+    message: e?.message ?? String(e),
+    ...(e?.nextAction ? { nextAction: e.nextAction } : {}),
+  };
+}
+
+chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+  if (sender.id !== chrome.runtime.id) return false; // only this extension's own pages
+  const handler = HANDLERS[msg?.type];
+  if (!handler) {
+    sendResponse({ ok: false, error: { name: "Error", code: "extension.unknown_message", message: `unknown message type ${JSON.stringify(msg?.type)}` } });
+    return false;
+  }
+  Promise.resolve()
+    .then(() => handler(msg))
+    .then((value) => sendResponse({ ok: true, value: value ?? null }), (e) => sendResponse({ ok: false, error: errorInfo(e) }));
+  return true; // the reply is sent asynchronously
+});
+
+self.holaryn = { ready, search, inspect, table, call, pending, answer, activity };
+ready().catch((e) => console.error("holaryn: the runtime failed to load", e));
