@@ -158,6 +158,15 @@ test("activity never shows queries or arguments; static sessions report loaded/h
   await page.waitForSelector('#catalog-table tbody tr[data-tool="glob_files"][data-state="available"]');
 });
 
+test("accessibility: axe-core finds no WCAG 2 A/AA violations", async () => {
+  await page.addScriptTag({ path: join(root, "node_modules/axe-core/axe.min.js") });
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  assert.deepEqual(found, []);
+});
+
 test("keyboard: the controls are reachable and the page made no network requests", async () => {
   await page.focus("#search");
   await page.keyboard.press("Tab");
