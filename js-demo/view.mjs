@@ -105,7 +105,7 @@ export function transcript(kind, text) {
   const list = $("#transcript");
   list.append(h("li", { class: `t-${kind}` }, text));
   while (list.children.length > 60) list.firstElementChild.remove();
-  list.lastElementChild.scrollIntoView?.({ block: "nearest" });
+  list.scrollTop = list.scrollHeight; // follow the newest line without scrolling the page
 }
 
 /** One activity record or registry-change event, newest first. */

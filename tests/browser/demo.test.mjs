@@ -102,7 +102,12 @@ test("the operator answers approval requests; Cancel withdraws one", async () =>
   const req = page.locator('#approvals li[data-tool="delete_file"]');
   await req.waitFor();
   assert.match(await req.textContent(), /destructive/);
+  // The main screenshot: a pending approval, the policy in force and the rows it denies.
+  await page.fill("#filter-text", "stripe/c");
+  await page.waitForFunction(() => document.querySelectorAll("#catalog-table tbody tr").length < 20);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(OUT, "capability-center.png"), fullPage: false });
+  await page.fill("#filter-text", "");
   await req.locator("button.approve").click();
   await page.waitForFunction(() => /delete_file → ok/.test(document.querySelector("#transcript").textContent));
   assert.equal(await page.locator("#approvals li").count(), 0);
