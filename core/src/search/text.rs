@@ -72,11 +72,21 @@ pub fn stem(word: &str) -> String {
 
 /// Split text into raw lower-case words (identifiers split, diacritics folded).
 pub fn words(text: &str) -> Vec<String> {
+    // NFKC, NFD and combining-mark removal leave ASCII unchanged: skip them
+    // for the common case (tool names, descriptions and most queries).
+    if text.is_ascii() {
+        return split_words(text.chars());
+    }
+    let folded = text.nfkc().collect::<String>();
+    split_words(folded.nfd().filter(|c| !is_combining_mark(*c)))
+}
+
+/// Split already-folded characters into lower-case words.
+fn split_words(chars: impl Iterator<Item = char>) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev: Option<char> = None;
-    let folded = text.nfkc().collect::<String>();
-    for ch in folded.nfd().filter(|c| !is_combining_mark(*c)) {
+    for ch in chars {
         if ch.is_alphanumeric() {
             let boundary = match prev {
                 Some(p) => {
@@ -145,5 +155,20 @@ mod tests {
         assert_eq!(stem("files"), "file");
         assert_eq!(stem("releases"), stem("release"));
         assert_eq!(stem("entries"), "entry");
+    }
+
+    #[test]
+    fn ascii_fast_path_matches_the_normalising_path() {
+        let all: String = (0u8..128).map(char::from).collect();
+        for text in [
+            all.as_str(),
+            "Find the PROJECT release-notes, then summarize them!",
+            "HTTPServer2xx_getURL/v1.2",
+            "",
+        ] {
+            let folded = text.nfkc().collect::<String>();
+            let slow = split_words(folded.nfd().filter(|c| !is_combining_mark(*c)));
+            assert_eq!(words(text), slow, "{text:?}");
+        }
     }
 }
