@@ -41,13 +41,41 @@ pub struct ModelTool {
 impl ModelTool {
     /// Bytes of `{"name","description","input_schema"}` as JSON, the footprint unit.
     pub fn footprint(&self) -> u64 {
-        json!({
-            "name": self.name,
-            "description": self.description,
-            "input_schema": self.input_schema,
-        })
-        .to_string()
-        .len() as u64
+        footprint_of(&self.name, &self.description, &self.input_schema)
+    }
+}
+
+/// The footprint of a tool definition from borrowed parts: the length of
+/// `{"name","description","input_schema"}` as compact JSON, counted while
+/// serialising (nothing is cloned or kept; key order does not change it).
+pub fn footprint_of(name: &str, description: &str, input_schema: &Value) -> u64 {
+    #[derive(Serialize)]
+    struct View<'a> {
+        name: &'a str,
+        description: &'a str,
+        input_schema: &'a Value,
+    }
+    /// A writer that only counts bytes.
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut n = Count(0);
+    let view = View {
+        name,
+        description,
+        input_schema,
+    };
+    // Serialising a `Value` into a writer that never fails cannot fail.
+    match serde_json::to_writer(&mut n, &view) {
+        Ok(()) => n.0,
+        Err(_) => 0,
     }
 }
 
@@ -169,7 +197,24 @@ pub fn code_tool_entry() -> Entry {
     d.version = tool_version(&d);
     let validator = crate::validate::SchemaValidator::default();
     Entry {
+        footprint: footprint_of(&d.name, &d.description, &d.input_schema),
         descriptor: Arc::new(d),
         validator,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn footprint_counts_the_same_bytes_as_the_json_it_stands_for() {
+        for t in discovery_tools() {
+            let text = json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}).to_string();
+            assert_eq!(t.footprint(), text.len() as u64, "{}", t.name);
+        }
+        let odd = json!({"type": "object", "description": "quotes \" and \u{1F600} and \n"});
+        let text = json!({"name": "n\"", "description": "é", "input_schema": odd}).to_string();
+        assert_eq!(footprint_of("n\"", "é", &odd), text.len() as u64);
     }
 }

@@ -199,23 +199,14 @@ impl Runtime {
     /// Bytes of the static list a session would have with discovery off.
     pub fn static_footprint(&self, sid: &str) -> Result<u64> {
         let session = self.session(sid)?;
-        let mut static_view = session.clone();
-        static_view.options.dynamic_discovery = false;
-        let code = self.code_tool.descriptor.clone();
         let mut bytes = 0;
-        for tool in self
+        for e in self
             .registry
             .entries()
-            .map(|e| &e.descriptor)
-            .chain(std::iter::once(&code))
+            .chain(std::iter::once(&self.code_tool))
         {
-            if self.availability_of(&static_view, tool).state == AvailabilityState::Loaded {
-                bytes += ModelTool {
-                    name: tool.name.clone(),
-                    description: tool.description.clone(),
-                    input_schema: tool.input_schema.clone(),
-                }
-                .footprint();
+            if self.is_statically_loaded(session, &e.descriptor) {
+                bytes += e.footprint;
             }
         }
         Ok(bytes)

@@ -7,6 +7,7 @@
 //! scoped-policy digest, so equal content gives an equal version whatever the
 //! registration order.
 
+use crate::builtin::footprint_of;
 use crate::descriptor::{ToolDescriptor, ToolSpec};
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::json_digest;
@@ -35,6 +36,9 @@ pub struct Entry {
     pub descriptor: Arc<ToolDescriptor>,
     /// Compiled input-schema validator.
     pub validator: SchemaValidator,
+    /// Bytes of its model definition (name, description, exact input schema),
+    /// counted once here so footprints never re-serialise schemas.
+    pub footprint: u64,
 }
 
 impl std::fmt::Debug for Entry {
@@ -262,6 +266,7 @@ impl Registry {
             upserted.insert(
                 desc.name.clone(),
                 Entry {
+                    footprint: footprint_of(&desc.name, &desc.description, &desc.input_schema),
                     descriptor: Arc::new(desc),
                     validator,
                 },

@@ -349,12 +349,17 @@ impl Runtime {
         let loaded = if session.is_dynamic() {
             session.is_loaded(&tool.name, &tool.schema_hash)
         } else {
-            matches!(decision, Decision::Allowed)
-                && !tool.is_catalog_only()
-                && tool.visibility == Visibility::ModelVisible
-                && status == ProviderStatus::Connected
+            static_loaded(tool, &decision, status)
         };
         availability(tool, &decision, status, loaded, session.is_dynamic())
+    }
+
+    /// True when a static view of `session` (discovery off) sends `tool`'s
+    /// schema up front, i.e. its availability would be `loaded` there. Cheap:
+    /// no availability texts are built.
+    pub(crate) fn is_statically_loaded(&self, session: &Session, tool: &ToolDescriptor) -> bool {
+        let status = self.registry.provider_status(&tool.provider.id);
+        static_loaded(tool, &self.decide(session, tool), status)
     }
 
     /// True when the tool may appear to the model at all in this session
@@ -362,6 +367,15 @@ impl Runtime {
     pub(crate) fn is_discoverable(&self, session: &Session, tool: &ToolDescriptor) -> bool {
         !matches!(self.decide(session, tool), Decision::Hidden { .. })
     }
+}
+
+/// A static session sends a tool's schema when policy allows it, it can be
+/// called, the model may see it, and its provider is connected.
+fn static_loaded(tool: &ToolDescriptor, decision: &Decision, status: ProviderStatus) -> bool {
+    matches!(decision, Decision::Allowed)
+        && !tool.is_catalog_only()
+        && tool.visibility == Visibility::ModelVisible
+        && status == ProviderStatus::Connected
 }
 
 pub(crate) fn unknown_session(id: &str) -> Error {
