@@ -137,7 +137,11 @@ pub fn family_of(word: &str) -> Option<usize> {
 
 /// A name lower-cased and NFKC-normalised, for exact-name matching.
 pub fn exact_key(text: &str) -> String {
-    text.trim().nfkc().collect::<String>().to_lowercase()
+    let text = text.trim();
+    if text.is_ascii() {
+        return text.to_ascii_lowercase(); // NFKC is the identity on ASCII
+    }
+    text.nfkc().collect::<String>().to_lowercase()
 }
 
 #[cfg(test)]
@@ -169,6 +173,8 @@ mod tests {
             let folded = text.nfkc().collect::<String>();
             let slow = split_words(folded.nfd().filter(|c| !is_combining_mark(*c)));
             assert_eq!(words(text), slow, "{text:?}");
+            let key = text.trim().nfkc().collect::<String>().to_lowercase();
+            assert_eq!(exact_key(text), key, "{text:?}");
         }
     }
 }
