@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { launch, root, serve } from "./harness.mjs";
+import { axeViolations, launch, root, serve } from "./harness.mjs";
 
 const OUT = join(root, "test-results");
 let server, browser, page;
@@ -164,12 +164,7 @@ test("activity never shows queries or arguments; static sessions report loaded/h
 });
 
 test("accessibility: axe-core finds no WCAG 2 A/AA violations", async () => {
-  await page.addScriptTag({ path: join(root, "node_modules/axe-core/axe.min.js") });
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
-  });
-  assert.deepEqual(found, []);
+  assert.deepEqual(await axeViolations(page), []);
 });
 
 test("keyboard: the controls are reachable and the page made no network requests", async () => {

@@ -5,11 +5,11 @@
 // (launchPersistentContext: extensions need a user data dir), offline flags.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { root, serve } from "./harness.mjs";
+import { axeViolations, root, serve } from "./harness.mjs";
 import { vendor } from "../../js-demo/extension/vendor.mjs";
 
 const EXT_DIR = join(root, "js-demo/extension");
@@ -115,6 +115,9 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
       assert.match(await item.textContent(), new RegExp(`"tabId":${tab.id}`));
       // The capability table is rendered from the same session.
       await popup.locator("#table tr", { hasText: "page_text" }).waitFor({ timeout: STEP_MS });
+      await mkdir(join(root, "test-results"), { recursive: true });
+      await popup.screenshot({ path: join(root, "test-results/extension-popup.png"), fullPage: true });
+      assert.deepEqual(await axeViolations(popup), [], "the popup passes axe-core's WCAG 2 A/AA rules");
       await item.getByRole("button", { name: /^Approve page_text/ }).click();
       const outcome = await call;
       assert.equal(outcome.status, "ok", JSON.stringify(outcome));

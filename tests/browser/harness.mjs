@@ -20,3 +20,18 @@ export function launch(extraArgs = []) {
     ],
   });
 }
+
+/**
+ * WCAG 2 A/AA violations axe-core finds on `page`, one line each. axe is
+ * evaluated through the DevTools protocol, so pages with a strict CSP
+ * (extension pages) can be checked too.
+ */
+export async function axeViolations(page) {
+  const { readFile } = await import("node:fs/promises");
+  const source = await readFile(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
+  await page.evaluate(source);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  });
+}
