@@ -179,6 +179,27 @@ fn catalog_only(tool: &ToolDescriptor) -> Availability {
     )
 }
 
+/// Only the state [`availability`] would give, without building its texts
+/// (for ranking filters and lists). An exhaustive test keeps the two equal.
+pub fn availability_state(
+    tool: &ToolDescriptor,
+    decision: &Decision,
+    provider: ProviderStatus,
+    loaded: bool,
+    dynamic: bool,
+) -> AvailabilityState {
+    use AvailabilityState as S;
+    match decision {
+        Decision::Hidden { .. } => S::Hidden,
+        Decision::Denied { .. } => S::Denied,
+        Decision::Allowed if tool.is_catalog_only() => S::CatalogOnly,
+        Decision::Allowed if provider != ProviderStatus::Connected => S::Unavailable,
+        Decision::Allowed if loaded => S::Loaded,
+        Decision::Allowed if dynamic && tool.asks_first() => S::ApprovalRequired,
+        Decision::Allowed => S::Available,
+    }
+}
+
 /// The availability of `tool` in a session: its policy `decision`, its
 /// provider's status, whether its schema is `loaded` in the model's context
 /// and whether the session is `dynamic` (discovery on). Precedence: see the
@@ -259,4 +280,63 @@ pub fn availability(
         "discoverable; its schema is not loaded yet".into(),
         "call tool_inspect to load its schema, then call it",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::descriptor::{ApprovalMode, Invokability};
+    use crate::policy::Scope;
+
+    #[test]
+    fn the_state_alone_always_equals_the_full_availability_state() {
+        let base = (*crate::builtin::code_tool_entry().descriptor).clone();
+        let decisions = [
+            Decision::Allowed,
+            Decision::Hidden {
+                scope: Scope::Provider,
+                rule: None,
+            },
+            Decision::Denied {
+                scope: Scope::Project,
+                rule: "deny: x".into(),
+            },
+        ];
+        let mut seen = 0;
+        for catalog_only in [false, true] {
+            for approval in [ApprovalMode::Auto, ApprovalMode::Ask, ApprovalMode::Never] {
+                for destructive in [None, Some(true)] {
+                    for role in [ToolRole::Ordinary, ToolRole::LegacyScript] {
+                        let mut tool = base.clone();
+                        tool.invokability = if catalog_only {
+                            Invokability::CatalogOnly
+                        } else {
+                            Invokability::Callable
+                        };
+                        tool.approval = approval;
+                        tool.annotations.destructive_hint = destructive;
+                        tool.role = role;
+                        for d in &decisions {
+                            for p in [
+                                ProviderStatus::Connected,
+                                ProviderStatus::Disconnected,
+                                ProviderStatus::NeedsAuth,
+                            ] {
+                                for loaded in [false, true] {
+                                    for dynamic in [false, true] {
+                                        let full = availability(&tool, d, p, loaded, dynamic);
+                                        let state =
+                                            availability_state(&tool, d, p, loaded, dynamic);
+                                        assert_eq!(state, full.state, "{d:?} {p:?} loaded={loaded} dynamic={dynamic} {approval:?} {role:?}");
+                                        seen += 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(seen, 2 * 3 * 2 * 2 * 3 * 3 * 2 * 2);
+    }
 }

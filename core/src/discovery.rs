@@ -231,17 +231,17 @@ fn bounded(value: Option<i64>, default: usize, max: usize, field: &str) -> Resul
 impl Runtime {
     fn summary(&self, sid: &str, tool: &ToolDescriptor, why: Vec<String>) -> Option<ToolSummary> {
         let session = self.sessions.get(sid)?;
-        let a = self.availability_of(session, tool);
+        let state = self.state_of(session, tool);
         Some(ToolSummary {
             name: tool.name.clone(),
             title: tool.title.clone(),
             summary: tool.summary(),
             source: tool.source,
             provider: tool.provider.id.clone(),
-            state: a.state,
+            state,
             permissions: tool.permissions.clone(),
             trust: tool.trust,
-            schema_loaded: a.state == AvailabilityState::Loaded,
+            schema_loaded: state == AvailabilityState::Loaded,
             why,
         })
     }
@@ -277,7 +277,7 @@ impl Runtime {
             match input.state {
                 None => self.is_discoverable(session, tool),
                 Some(want) => {
-                    let state = self.availability_of(session, tool).state;
+                    let state = self.state_of(session, tool);
                     state != AvailabilityState::Hidden && state == want
                 }
             }
@@ -332,9 +332,9 @@ impl Runtime {
             {
                 continue;
             }
-            let a = self.availability_of(session, tool);
+            let state = self.state_of(session, tool);
             // Hidden tools never reach the model; the Capability Center shows them.
-            if a.state == AvailabilityState::Hidden || input.state.is_some_and(|s| s != a.state) {
+            if state == AvailabilityState::Hidden || input.state.is_some_and(|s| s != state) {
                 continue;
             }
             matching.push(tool);

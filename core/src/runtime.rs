@@ -7,7 +7,7 @@
 //! with [`Runtime::drain_events`] after each operation.
 
 use crate::activity::{ActivityKind, ActivityLog, ActivityRecord};
-use crate::availability::{availability, Availability};
+use crate::availability::{availability, availability_state, Availability, AvailabilityState};
 use crate::builtin::code_tool_entry;
 use crate::descriptor::{ToolDescriptor, Visibility};
 use crate::error::{Error, ErrorCode, Result};
@@ -344,6 +344,23 @@ impl Runtime {
 
     /// The availability of one tool in a session.
     pub fn availability_of(&self, session: &Session, tool: &ToolDescriptor) -> Availability {
+        let (decision, status, loaded) = self.availability_inputs(session, tool);
+        availability(tool, &decision, status, loaded, session.is_dynamic())
+    }
+
+    /// Only the state of [`Runtime::availability_of`] (no texts are built).
+    pub fn state_of(&self, session: &Session, tool: &ToolDescriptor) -> AvailabilityState {
+        let (decision, status, loaded) = self.availability_inputs(session, tool);
+        availability_state(tool, &decision, status, loaded, session.is_dynamic())
+    }
+
+    /// What availability depends on: the policy decision, the provider's
+    /// status and whether the schema is in the model's context.
+    fn availability_inputs(
+        &self,
+        session: &Session,
+        tool: &ToolDescriptor,
+    ) -> (Decision, ProviderStatus, bool) {
         let decision = self.decide(session, tool);
         let status = self.registry.provider_status(&tool.provider.id);
         let loaded = if session.is_dynamic() {
@@ -351,7 +368,7 @@ impl Runtime {
         } else {
             static_loaded(tool, &decision, status)
         };
-        availability(tool, &decision, status, loaded, session.is_dynamic())
+        (decision, status, loaded)
     }
 
     /// True when a static view of `session` (discovery off) sends `tool`'s
