@@ -147,6 +147,31 @@ fn literals_map_to_json() {
 }
 
 #[test]
+fn other_escapes_still_work_and_only_named_escapes_are_refused() {
+    // `\\N` is an escaped backslash then `N`; raw strings keep `\N` as text;
+    // `\u`/`\U`/`\x` say what a named escape would.
+    let p = ok(concat!(
+        "call(\"toolh_x\", {\"esc\": \"\\\\N{BULLET}\", \"raw\": r\"\\N{BULLET}\",\n",
+        "    \"u\": \"\\u2022 \\U0001F600 \\x41\", \"tq\": \"\"\"caf\\u00e9\"\"\"})\n",
+    ));
+    assert_eq!(
+        p.statements()[0].args(),
+        &Template::Literal(json!({
+            "esc": "\\N{BULLET}", "raw": "\\N{BULLET}", "u": "\u{2022} \u{1F600} A", "tq": "café"
+        }))
+    );
+    let e = err(
+        "call(\"toolh_x\", {\"x\": \"\\N{BULLET}\"})",
+        &CodeLimits::defaults(),
+    );
+    assert_eq!(
+        (e.code, at(&e)),
+        (ErrorCode::CodeForbidden, (Some(1), Some(24)))
+    );
+    assert!(e.message.contains("`\\u`"), "{}", e.message);
+}
+
+#[test]
 fn rebinding_a_name_reuses_its_slot_and_an_empty_program_compiles() {
     let p = ok("a = call(\"toolh_x\")\na = call(\"toolh_y\", {\"prev\": a})\nb = call(\"toolh_z\", {\"a\": a})");
     assert_eq!(p.names(), 2);

@@ -17,7 +17,9 @@
 //!    turns away programs that could not fit in `maxNodes` anyway, and it
 //!    bounds the parser's work and nesting depth before any tree is built.
 //!    An f-string token is `code.forbidden` here already: its `{…}` parts
-//!    would be parsed as nested expressions the guard cannot see.
+//!    would be parsed as nested expressions the guard cannot see. So is a
+//!    named Unicode escape (`\N{…}`), at its backslash: the name table is
+//!    not shipped (see `vendor/unicode_names2`).
 //! 3. **Parse** with `rustpython-parser` — a failure is `code.syntax` at the
 //!    offset the parser reports (for an unterminated string: end of input).
 //! 4. **Check** — one pre-order walk in source order; see
@@ -29,7 +31,7 @@ use super::program::Program;
 use crate::error::{line_col_utf16, Error, ErrorCode, Result};
 use rustpython_parser::ast;
 use rustpython_parser::text_size::TextSize;
-use rustpython_parser::{lexer, Mode, Parse, Tok};
+use rustpython_parser::{lexer, Mode, Parse, StringKind, Tok};
 
 /// The path the parser reports; never shown as a file.
 const SOURCE_PATH: &str = "<run_tool_code>";
@@ -91,7 +93,19 @@ fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
         }
         // An f-string's `{…}` parts are parsed as nested expressions inside
         // this one token, out of the guard's sight: refuse it here.
-        if let Tok::String { kind, .. } = &tok {
+        if let Tok::String {
+            kind,
+            triple_quoted,
+            ..
+        } = &tok
+        {
+            let start = offset(range.start());
+            if let Some(at) = named_escape(source, start, offset(range.end()), kind, *triple_quoted)
+            {
+                let msg = "named Unicode escape `\\N{…}` is not allowed in bounded code: write the character itself or use a `\\u`/`\\U` escape"
+                    .to_string();
+                return Err(located(ErrorCode::CodeForbidden, msg, source, at));
+            }
             if kind.is_any_fstring() {
                 let msg = "f-string is not allowed in bounded code: use a plain string literal"
                     .to_string();
@@ -118,6 +132,41 @@ fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Byte offset of the first `\N{…}` escape in the string token at `start..end`, if any.
+///
+/// Named escapes are refused rather than resolved: the Unicode name table
+/// would add about half a megabyte to the wasm, and `\u`/`\U` say the same.
+/// Raw strings and bytes have no named escapes; `\\N` is an escaped
+/// backslash followed by `N`. The scan reads the token's own source text, so
+/// the offset is exact whatever newline convention the source uses.
+fn named_escape(
+    source: &str,
+    start: usize,
+    end: usize,
+    kind: &StringKind,
+    triple_quoted: bool,
+) -> Option<usize> {
+    if kind.is_raw() || kind.is_any_bytes() {
+        return None;
+    }
+    let quotes = if triple_quoted { 3 } else { 1 };
+    let body = start + offset(kind.prefix_len()) + quotes;
+    let bytes = source.as_bytes().get(body..end)?;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' {
+            if bytes.get(i + 1) == Some(&b'N') {
+                return Some(body + i);
+            }
+            // Skip the escaped byte; continuation bytes are never `\\` or `N`.
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    None
 }
 
 pub(crate) fn offset(at: TextSize) -> usize {
