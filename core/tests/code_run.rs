@@ -571,6 +571,53 @@ fn the_dynamic_call_count_is_checked_too() {
 }
 
 #[test]
+fn a_name_can_be_passed_on_but_not_multiplied() {
+    // `a` holds 10,000 bytes; each use of a name counts against maxOutputBytes (32 KiB).
+    let run = |uses: usize| {
+        let refs = vec!["a"; uses].join(", ");
+        let source =
+            format!("a = call(\"toolh_a\")\ncall(\"toolh_b\", {{\"x\": [{refs}], \"k\": 1}})\n");
+        drive(start(&source, CodeLimits::defaults(), 0), |c| {
+            let out = if c.index() == 0 {
+                sized(10_000)
+            } else {
+                json!(null)
+            };
+            (ok("t", out, 1), 1)
+        })
+    };
+    let (r, args) = run(3);
+    assert_eq!(r.status, CodeStatus::Completed);
+    assert_eq!(args[1]["x"].as_array().map(Vec::len), Some(3));
+    let (r, args) = run(4);
+    assert_eq!(
+        (r.status, r.calls_attempted, args.len()),
+        (CodeStatus::LimitExceeded, 1, 1),
+        "the second call never starts"
+    );
+    let e = r.error.expect("error");
+    assert_eq!(
+        (e.code.as_str(), e.line, e.column),
+        ("code.limit", Some(2), Some(1))
+    );
+    assert!(e.message.contains("40000 bytes"), "{}", e.message);
+    // Literals never count: 12 KB of them pass with maxOutputBytes at 1,000.
+    let big = "y".repeat(4_000);
+    let (r, _) = drive(
+        start(
+            &format!("call(\"toolh_a\", {{\"s\": \"{big}\", \"t\": \"{big}\", \"u\": \"{big}\"}})"),
+            CodeLimits {
+                max_output_bytes: 1_000,
+                ..CodeLimits::defaults()
+            },
+            0,
+        ),
+        |_| (ok("t", json!(null), 1), 1),
+    );
+    assert_eq!(r.status, CodeStatus::Completed);
+}
+
+#[test]
 fn compile_errors_become_rejected_results() {
     for src in ["import os", "x = = 1", &"call(\"toolh_x\")\n".repeat(9)] {
         let err = compile(src, &CodeLimits::defaults()).expect_err("rejected");

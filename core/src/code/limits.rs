@@ -18,7 +18,9 @@ pub struct CodeLimits {
     pub max_calls: u32,
     /// Wall time for the whole run, in ms of host time.
     pub timeout_ms: u64,
-    /// Most bytes of serialised JSON output retained in names or returned.
+    /// Most bytes of serialised JSON output retained in names or returned;
+    /// also the most bytes of earlier results one call may pass on (each
+    /// use of a name counts).
     pub max_output_bytes: u64,
     /// Most bytes of program source (UTF-8).
     pub max_source_bytes: u32,

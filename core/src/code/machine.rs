@@ -21,6 +21,11 @@
 //!   does not give bytes back, and a discarded output (an expression
 //!   statement that is not last) counts nothing. Passing the limit ends the
 //!   run `limit_exceeded` and marks that call's row `limit_exceeded`.
+//! - **Passed-on results**: before a call starts, the bytes its arguments
+//!   take from earlier results (each use of a name counts, so `[a, a, a]`
+//!   counts `a` three times; literals count nothing) must stay
+//!   `<= maxOutputBytes`. Otherwise the run ends `limit_exceeded` with
+//!   `code.limit` at that statement and the call never starts (no row).
 //! - **Final value**: the value of the last statement — the output of its
 //!   call, whether assigned or not — only when the run completed. An empty
 //!   program completes with null.
@@ -51,6 +56,8 @@ pub struct CodeRun {
     /// Index of the next statement to run (the active one while suspended).
     next: usize,
     vars: Vec<Option<Value>>,
+    /// Serialised length of each bound name (parallel to `vars`).
+    var_bytes: Vec<u64>,
     /// Output of the last statement when it bound no name.
     last: Value,
     trace: Vec<TraceRow>,
@@ -75,6 +82,7 @@ impl CodeRun {
     pub fn start(program: Program, run_id: String, limits: CodeLimits, now_ms: u64) -> CodeStep {
         let limits = limits.clamped();
         let vars = vec![None; program.slots];
+        let var_bytes = vec![4; program.slots];
         let run = CodeRun {
             program,
             run_id,
@@ -83,6 +91,7 @@ impl CodeRun {
             deadline_ms: now_ms.saturating_add(limits.timeout_ms),
             next: 0,
             vars,
+            var_bytes,
             last: Value::Null,
             trace: Vec::new(),
             output_bytes: 0,
@@ -111,6 +120,24 @@ impl CodeRun {
             let msg = format!(
                 "calls: the run may start at most {} calls (maxCalls)",
                 self.limits.max_calls
+            );
+            let err = error("code.limit", msg, line, column);
+            return CodeStep::Done(self.finish(
+                CodeStatus::LimitExceeded,
+                Value::Null,
+                Some(err),
+                now_ms,
+            ));
+        }
+        // A name's value may be passed on, not multiplied: `[a, a, a, …]`
+        // would otherwise turn 64 KiB of retained output into megabytes.
+        let passed = stmt
+            .args
+            .substituted_len(&|slot| self.var_bytes.get(slot).copied().unwrap_or(4));
+        if passed > self.limits.max_output_bytes {
+            let msg = format!(
+                "arguments: this call would pass {passed} bytes of earlier results (names count once per use); the limit is {} bytes (maxOutputBytes)",
+                self.limits.max_output_bytes
             );
             let err = error("code.limit", msg, line, column);
             return CodeStep::Done(self.finish(
@@ -323,6 +350,9 @@ impl PendingCall {
             .get(run.next)
             .and_then(|s| s.target.as_ref())
             .map(|t| t.slot);
+        if let Some(len) = slot.and_then(|s| run.var_bytes.get_mut(s)) {
+            *len = bytes;
+        }
         match slot.and_then(|s| run.vars.get_mut(s)) {
             Some(var) => *var = Some(output),
             None => run.last = output,

@@ -93,6 +93,21 @@ pub enum Template {
 }
 
 impl Template {
+    /// Bytes that substituting names adds: the sum of `var_len(slot)` over
+    /// every name occurrence (a name used twice counts twice).
+    pub fn substituted_len(&self, var_len: &dyn Fn(usize) -> u64) -> u64 {
+        match self {
+            Template::Literal(_) => 0,
+            Template::Name { slot, .. } => var_len(*slot),
+            Template::List(items) => items
+                .iter()
+                .fold(0u64, |n, t| n.saturating_add(t.substituted_len(var_len))),
+            Template::Dict(entries) => entries.iter().fold(0u64, |n, (_, t)| {
+                n.saturating_add(t.substituted_len(var_len))
+            }),
+        }
+    }
+
     /// Build the JSON value, substituting names from `vars` (an unbound slot,
     /// impossible in a checked program, becomes null rather than a panic).
     pub fn instantiate(&self, vars: &[Option<Value>]) -> Value {
