@@ -20,8 +20,11 @@
 //!    would be parsed as nested expressions the guard cannot see. So is a
 //!    named Unicode escape (`\N{…}`), at its backslash: the name table is
 //!    not shipped (see `vendor/unicode_names2`).
+//!    An unterminated string is `code.syntax` here too, at its opening
+//!    quote (or prefix): the lexer only notices it at the end of the line
+//!    or input.
 //! 3. **Parse** with `rustpython-parser` — a failure is `code.syntax` at the
-//!    offset the parser reports (for an unterminated string: end of input).
+//!    offset the parser reports.
 //! 4. **Check** — one pre-order walk in source order; see
 //!    [`crate::code::check`] for what counts as a node.
 
@@ -30,6 +33,7 @@ use super::limits::CodeLimits;
 use super::program::Program;
 use crate::error::{line_col_utf16, Error, ErrorCode, Result};
 use rustpython_parser::ast;
+use rustpython_parser::lexer::LexicalErrorType;
 use rustpython_parser::text_size::TextSize;
 use rustpython_parser::{lexer, Mode, Parse, StringKind, Tok};
 
@@ -81,9 +85,22 @@ pub fn compile(source: &str, limits: &CodeLimits) -> Result<Program> {
 fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
     let max = limits.max_nodes.saturating_mul(TOKENS_PER_NODE);
     let mut count = 0u32;
+    let mut last_end = 0usize;
     for item in lexer::lex(source, Mode::Module) {
-        // A lexical error is reported by the parser, at its own position.
-        let Ok((tok, range)) = item else { break };
+        // A lexical error is reported by the parser, at its own position,
+        // except an unterminated string: the lexer only notices it at the
+        // end of the line or input, so point at where the string starts.
+        let (tok, range) = match item {
+            Ok(item) => item,
+            Err(e) => match unterminated_string(source, last_end, &e.error) {
+                Some(at) => {
+                    let msg = "syntax error: unterminated string literal (it starts here and is never closed)".to_string();
+                    return Err(located(ErrorCode::CodeSyntax, msg, source, at));
+                }
+                None => break,
+            },
+        };
+        last_end = offset(range.end());
         // Comments and non-logical newlines never reach here (no `full-lexer`).
         if matches!(
             tok,
@@ -132,6 +149,40 @@ fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Where an unterminated string starts, when `error` is one: the first
+/// token start after `from` (the end of the last good token), if a string
+/// literal (optional prefix, then a quote) begins there.
+fn unterminated_string(source: &str, from: usize, error: &LexicalErrorType) -> Option<usize> {
+    let string_error = match error {
+        LexicalErrorType::StringError | LexicalErrorType::Eof => true,
+        LexicalErrorType::OtherError(m) => m.starts_with("EOL while scanning string"),
+        _ => false,
+    };
+    if !string_error {
+        return None;
+    }
+    let bytes = source.as_bytes();
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b' ' | b'\t' | b'\x0c' | b'\r' | b'\n' => i += 1,
+            b'\\' => i += 1, // a line continuation
+            b'#' => {
+                while bytes.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    let prefix = bytes
+        .get(i..)?
+        .iter()
+        .take_while(|c| matches!(c, b'r' | b'R' | b'b' | b'B' | b'u' | b'U' | b'f' | b'F'))
+        .count();
+    (prefix <= 2 && matches!(bytes.get(i + prefix), Some(b'"' | b'\''))).then_some(i)
 }
 
 /// Byte offset of the first `\N{…}` escape in the string token at `start..end`, if any.
