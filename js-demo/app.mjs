@@ -101,6 +101,7 @@ function refresh() {
     view.renderTable(rows, { state: $("#filter-state").value, source: $("#filter-source").value, text: $("#filter-text").value });
     const fp = s.footprint();
     $("#footprint").textContent = `${s.modelTools().length} tools, ${(fp.now / 1024).toFixed(1)} KiB (static would be ${(fp.staticEquivalent / 1024).toFixed(1)} KiB)`;
+    view.renderWarnings($("#policy-warnings"), s.policyWarnings());
     $("#registry-version").textContent = view.short(s.version);
     $("#registry-version").title = s.version;
   });

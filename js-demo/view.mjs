@@ -143,6 +143,25 @@ export function activity(ev) {
 }
 
 /** Show a runtime error with its code and where it points (file, JSON pointer, line:column). */
+/** Policy entries worth a second look (not errors), or nothing. */
+export function renderWarnings(box, warnings) {
+  box.hidden = warnings.length === 0;
+  box.replaceChildren(
+    ...(warnings.length
+      ? [
+          h("strong", {}, `${warnings.length === 1 ? "1 entry" : `${warnings.length} entries`} worth a second look (not errors)`),
+          h(
+            "ul",
+            {},
+            ...warnings.map((w) =>
+              h("li", {}, h("code", {}, w.entry), ` — ${w.message.replace(/^[^:]*: /, "")} `, h("span", { class: "where" }, `(${w.scope}${w.pointer ? ` ${w.pointer}` : ""})`)),
+            ),
+          ),
+        ]
+      : []),
+  );
+}
+
 export function showError(box, err) {
   if (!err) {
     box.hidden = true;

@@ -8,6 +8,7 @@ use crate::descriptor::{ToolDescriptor, ToolRole};
 use crate::discovery::{CapabilityRow, Footprint, InspectOutput};
 use crate::error::{Error, ErrorCode, Result};
 use crate::handle::Binding;
+use crate::policy::PolicyWarning;
 use crate::registry::Entry;
 use crate::runtime::{unknown_session, Runtime};
 use crate::session::{LoadedSchema, Session};
@@ -225,6 +226,13 @@ impl Runtime {
             at_creation: session.initial_footprint,
             static_equivalent: self.static_footprint(sid)?,
         })
+    }
+
+    /// Warnings about the session's policy entries against the current
+    /// registry (exact names that match no tool, duplicates, discovery
+    /// tools, unknown hidden providers), in scope order. Not errors.
+    pub fn policy_warnings(&self, sid: &str) -> Result<Vec<PolicyWarning>> {
+        Ok(self.session(sid)?.policy.warnings(self.registry()))
     }
 
     /// The Capability Center table: one row per catalog tool, hidden ones included.

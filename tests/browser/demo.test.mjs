@@ -72,6 +72,7 @@ test("denying a tool in the policy turns its row denied and emits tool_registry_
   assert.equal(await page.isHidden("#policy-error"), true);
   await page.waitForFunction((n) => document.querySelectorAll("#activity li.ev-registry").length > n, before);
   assert.match(await page.locator("#activity li.ev-registry").first().textContent(), /tool_registry_changed .*sha256:.*→ sha256:.*policy/);
+  assert.equal(await page.isHidden("#policy-warnings"), true, "every entry names something");
 });
 
 test("a malformed policy shows the exact error and keeps the last good policy", async () => {
@@ -91,6 +92,17 @@ test("a malformed policy shows the exact error and keeps the last good policy", 
   await page.screenshot({ path: join(OUT, "capability-center-policy-error.png") });
   await page.click("#policy-revert");
   assert.match(await page.inputValue("#policy-text"), /"read_file"\]/);
+});
+
+test("a policy entry that matches no tool is applied, with a warning naming it", async () => {
+  await policy(`{"deny": ["stripe/*", "read_fiel"]}`);
+  await page.waitForSelector("#policy-warnings:not([hidden])");
+  const text = await page.textContent("#policy-warnings");
+  assert.match(text, /1 entry worth a second look/);
+  assert.match(text, /read_fiel — `read_fiel` names no registered tool/);
+  assert.match(text, /\(project \/deny\/1\)/);
+  assert.match(await page.textContent("#policy-state"), /Applied/);
+  assert.equal(await row("read_file").getAttribute("data-state"), "available");
 });
 
 test("the operator answers approval requests; Cancel withdraws one", async () => {

@@ -58,3 +58,29 @@ test("the Capability Center table has a state, reason and next action for every 
     for (const a of Object.values(rows)) assert.ok(a.code && a.reason && a.nextAction);
   }
 });
+
+test("policyWarnings names entries that match nothing, follows edits and registry changes", () => {
+  const r = rt();
+  const path = "/repo/.holaryn/tool-policy.json";
+  const s = r.createSession(
+    { dynamicDiscovery: true, projectPolicy: { path, text: '{"deny": ["write_file", "no_such_tool", "tool_search"]}' } },
+    secret(7),
+  );
+  const w = s.policyWarnings();
+  assert.deepEqual(
+    w.map(({ scope, entry, pointer }) => ({ scope, entry, pointer })),
+    [
+      { scope: "project", entry: "no_such_tool", pointer: "/deny/1" },
+      { scope: "project", entry: "tool_search", pointer: "/deny/2" },
+    ],
+  );
+  assert.ok(w[0].message.startsWith(`${path}: `) && w[0].message.includes("not an error"), w[0].message);
+  assert.ok(w[1].message.includes("discovery tool"), w[1].message);
+  // Registering the named tool resolves its warning; a session edit adds its own.
+  r.registerTools([native("no_such_tool", "Now it exists")]);
+  s.setRules({ allow: ["read_file", "read_file"] });
+  assert.deepEqual(
+    s.policyWarnings().map(({ scope, pointer }) => `${scope}${pointer}`),
+    ["session/allow/1", "project/deny/2"],
+  );
+});

@@ -148,6 +148,12 @@ impl HolarynSession {
         self.with_rt(|rt, _| rt.capability_table(&self.id))
     }
 
+    /// Policy entries worth a second look (exact names matching no tool, duplicates, …); not errors.
+    #[wasm_bindgen(js_name = policyWarnings, unchecked_return_type = "PolicyWarning[]")]
+    pub fn policy_warnings(&self) -> Result<JsValue, JsValue> {
+        self.with_rt(|rt, _| rt.policy_warnings(&self.id))
+    }
+
     /// Replace the host session rules `{allow?, deny?}` (a registry change for this session).
     #[wasm_bindgen(js_name = setRules)]
     pub fn set_rules(

@@ -65,6 +65,8 @@ export interface InspectOutput {
 }
 export interface ModelTool { name: string; description: string; inputSchema: JsonSchema; }
 export interface Footprint { now: number; atCreation: number; staticEquivalent: number; }
+/** A policy entry worth a second look; `pointer` is `/deny/2` for rules, `/3` for `allowed_tools`, `""` for a hidden provider. */
+export interface PolicyWarning { scope: PolicyScope; entry: string; pointer: string; message: string; }
 export interface CapabilityRow {
   name: string; title: string; source: Source; provider: string; providerName: string; availability: Availability;
   permissions: string[]; trust: Trust; provenance: string; asksFirst: boolean; ambientProcessAccess: boolean;
