@@ -71,11 +71,21 @@ const TOOLS = [
 
 let lastScreenshot = null;
 
-/** The active tab of the last focused window (tools' default target). */
+/** A tab whose page scripts may read (not chrome://, the Web Store or our own pages). */
+const scriptable = (t) => /^(https?|file):/.test(t.url ?? "");
+
+/**
+ * The tools' default target: the active tab of the last focused window, or —
+ * when that is not a web page (the popup opened as a tab, chrome://…) — the
+ * web page the person looked at last.
+ */
 async function activeTab() {
   const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-  if (!tab) throw new Error("no active tab");
-  return tab;
+  if (tab && scriptable(tab)) return tab;
+  const pages = (await chrome.tabs.query({})).filter(scriptable);
+  pages.sort((a, b) => (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0));
+  if (pages[0]) return pages[0];
+  throw new Error(tab ? "the active tab is not a web page and no web page is open: pass tabId from tabs_list" : "no active tab");
 }
 
 /** Tool implementations: (args, signal) → JSON output. A throw becomes a "failed" outcome. */

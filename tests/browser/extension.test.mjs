@@ -149,6 +149,23 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
     }
   });
 
+  test("page_text without tabId reads the web page, not the focused popup tab", { timeout: 45_000 }, async () => {
+    assert.ok(tab, "needs the tab found by tabs_list");
+    const call = inWorker(() => self.holaryn.call("page_text", {}));
+    const { popup, item, errors } = await openPopupWith("page_text");
+    try {
+      await popup.bringToFront(); // the extension page is now the active tab
+      await item.getByRole("button", { name: /^Approve page_text/ }).click();
+      const outcome = await call;
+      assert.equal(outcome.status, "ok", JSON.stringify(outcome));
+      assert.equal(outcome.output.tabId, tab.id);
+      assert.match(outcome.output.text, new RegExp(CANARY));
+      assert.deepEqual(errors, []);
+    } finally {
+      await popup.close();
+    }
+  });
+
   test("tab_screenshot asks first; approved through the worker API it captures the tab", { timeout: 45_000 }, async () => {
     assert.ok(tab, "needs the tab found by tabs_list");
     await fixturePage.bringToFront();
@@ -189,7 +206,7 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
   test("activity records name the tools but never hold the page text", { timeout: STEP_MS }, async () => {
     const records = await inWorker(() => self.holaryn.activity());
     const calls = records.filter((r) => r.tool === "page_text" && ["invocation", "denial"].includes(r.kind));
-    assert.deepEqual(calls.map((r) => [r.kind, r.outcome]), [["invocation", "ok"], ["denial", "approval.denied"]]);
+    assert.deepEqual(calls.map((r) => [r.kind, r.outcome]), [["invocation", "ok"], ["denial", "approval.denied"], ["invocation", "ok"]]);
     for (const r of calls) assert.equal(r.provenance.providerId, "browser");
     assert.ok(!JSON.stringify(records).includes(CANARY), "no page text in the activity log");
   });
