@@ -113,8 +113,21 @@ const EXECUTORS = {
 /** callId → {entry shown in the popup, settle(decision)}. */
 const waiting = new Map();
 
+/**
+ * While approvals wait, touch an extension API every 20 s: Chrome stops a
+ * worker after 30 s without extension events, which would drop the pending
+ * calls (and their 2-minute auto-deny) with it.
+ */
+let keepAlive = null;
+
 function updateBadge() {
   const n = waiting.size;
+  if (n > 0 && keepAlive === null) {
+    keepAlive = setInterval(() => chrome.runtime.getPlatformInfo().catch(() => {}), 20_000);
+  } else if (n === 0 && keepAlive !== null) {
+    clearInterval(keepAlive);
+    keepAlive = null;
+  }
   chrome.action.setBadgeText({ text: n > 0 ? String(n) : "" }).catch(() => {});
   if (n > 0) chrome.action.setBadgeBackgroundColor({ color: "#b45309" }).catch(() => {});
 }
