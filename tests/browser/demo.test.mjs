@@ -103,6 +103,7 @@ test("a policy entry that matches no tool is applied, with a warning naming it",
   assert.match(text, /\(project \/deny\/1\)/);
   assert.match(await page.textContent("#policy-state"), /Applied/);
   assert.equal(await row("read_file").getAttribute("data-state"), "available");
+  assert.deepEqual(await axeViolations(page), [], "the warning notice passes WCAG 2 A/AA");
 });
 
 test("the operator answers approval requests; Cancel withdraws one", async () => {
