@@ -36,6 +36,9 @@ use super::program::Program;
 use super::result::{CodeError, CodeResult, CodeStatus, RowStatus, TraceRow};
 use serde_json::Value;
 
+/// Serialised size of `null`, what an unbound slot substitutes (impossible once checked).
+const NULL_BYTES: u64 = 4;
+
 /// One step of a run: a call for the host, or the end.
 #[derive(Debug)]
 pub enum CodeStep {
@@ -82,7 +85,7 @@ impl CodeRun {
     pub fn start(program: Program, run_id: String, limits: CodeLimits, now_ms: u64) -> CodeStep {
         let limits = limits.clamped();
         let vars = vec![None; program.slots];
-        let var_bytes = vec![4; program.slots];
+        let var_bytes = vec![NULL_BYTES; program.slots];
         let run = CodeRun {
             program,
             run_id,
@@ -108,44 +111,27 @@ impl CodeRun {
         };
         let (line, column) = (stmt.line, stmt.column);
         if now_ms >= self.deadline_ms {
-            let err = error("code.limit", self.time_message(now_ms), line, column);
-            return CodeStep::Done(self.finish(
-                CodeStatus::TimedOut,
-                Value::Null,
-                Some(err),
-                now_ms,
-            ));
+            let msg = self.time_message(now_ms);
+            return self.stop_before(CodeStatus::TimedOut, msg, (line, column), now_ms);
         }
         if self.calls >= self.limits.max_calls {
             let msg = format!(
                 "calls: the run may start at most {} calls (maxCalls)",
                 self.limits.max_calls
             );
-            let err = error("code.limit", msg, line, column);
-            return CodeStep::Done(self.finish(
-                CodeStatus::LimitExceeded,
-                Value::Null,
-                Some(err),
-                now_ms,
-            ));
+            return self.stop_before(CodeStatus::LimitExceeded, msg, (line, column), now_ms);
         }
         // A name's value may be passed on, not multiplied: `[a, a, a, …]`
         // would otherwise turn 64 KiB of retained output into megabytes.
         let passed = stmt
             .args
-            .substituted_len(&|slot| self.var_bytes.get(slot).copied().unwrap_or(4));
+            .substituted_len(&|slot| self.var_bytes.get(slot).copied().unwrap_or(NULL_BYTES));
         if passed > self.limits.max_output_bytes {
             let msg = format!(
                 "arguments: this call would pass {passed} bytes of earlier results (names count once per use); the limit is {} bytes (maxOutputBytes)",
                 self.limits.max_output_bytes
             );
-            let err = error("code.limit", msg, line, column);
-            return CodeStep::Done(self.finish(
-                CodeStatus::LimitExceeded,
-                Value::Null,
-                Some(err),
-                now_ms,
-            ));
+            return self.stop_before(CodeStatus::LimitExceeded, msg, (line, column), now_ms);
         }
         let handle = stmt.handle.clone();
         let args = stmt.args.instantiate(&self.vars);
@@ -160,6 +146,18 @@ impl CodeRun {
             column,
             started_ms: now_ms,
         })
+    }
+
+    /// End the run before this statement's call starts: `code.limit` at `line:column`, no trace row.
+    fn stop_before(
+        self,
+        status: CodeStatus,
+        message: String,
+        (line, column): (u32, u32),
+        now_ms: u64,
+    ) -> CodeStep {
+        let err = error("code.limit", message, line, column);
+        CodeStep::Done(self.finish(status, Value::Null, Some(err), now_ms))
     }
 
     /// The last statement's value: its bound name's value, or its kept output.
