@@ -142,7 +142,6 @@ export function activity(ev) {
   while (list.children.length > 200) list.lastElementChild.remove();
 }
 
-/** Show a runtime error with its code and where it points (file, JSON pointer, line:column). */
 /** Policy entries worth a second look (not errors), or nothing. */
 export function renderWarnings(box, warnings) {
   box.hidden = warnings.length === 0;
@@ -162,6 +161,7 @@ export function renderWarnings(box, warnings) {
   );
 }
 
+/** Show a runtime error with its code and where it points (file, JSON pointer, line:column). */
 export function showError(box, err) {
   if (!err) {
     box.hidden = true;

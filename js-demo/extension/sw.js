@@ -120,7 +120,8 @@ const waiting = new Map();
  */
 let keepAlive = null;
 
-function updateBadge() {
+/** The set of waiting approvals changed: update the badge and the keep-alive. */
+function waitingChanged() {
   const n = waiting.size;
   if (n > 0 && keepAlive === null) {
     keepAlive = setInterval(() => chrome.runtime.getPlatformInfo().catch(() => {}), 20_000);
@@ -145,7 +146,7 @@ const host = {
       const settle = (decision) => {
         if (!waiting.delete(req.callId)) return;
         clearTimeout(timer);
-        updateBadge();
+        waitingChanged();
         resolve(decision);
       };
       const timer = setTimeout(
@@ -156,7 +157,7 @@ const host = {
         entry: { callId: req.callId, tool: req.tool, title: req.title, reason: req.reason, description: req.description, args: req.args, since: Date.now() },
         settle,
       });
-      updateBadge();
+      waitingChanged();
     });
   },
 };
