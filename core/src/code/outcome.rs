@@ -8,6 +8,7 @@
 //! | `Denied`                                             | `denied`           | `denied`         | the gate's code      |
 //! | `Failed`                                             | `failed`           | `failed`         | the gate's code      |
 //! | `TimedOut`                                           | `timed_out`        | `timed_out`      | `call.timed_out`     |
+//! | `CutOff` (the deadline came before it executed; durationMs 0) | `timed_out` | `timed_out`   | `call.timed_out`     |
 //! | `Cancelled` (or [`crate::code::PendingCall::cancel`]) | `cancelled`       | `cancelled`      | `call.cancelled`     |
 //! | `OutputTooLarge`                                     | `output_too_large` | `limit_exceeded` | `output.too_large`   |
 //!
@@ -64,6 +65,12 @@ pub enum CallOutcome {
         tool: String,
         /// Execution time in ms.
         duration_ms: u64,
+    },
+    /// The run's deadline came while the call waited for hooks or approval:
+    /// it was cut off and never executed. Run `timed_out`.
+    CutOff {
+        /// Canonical tool name.
+        tool: String,
     },
     /// The host cancelled the active tool: run `cancelled`.
     Cancelled {
@@ -169,6 +176,15 @@ impl CallOutcome {
                 "call.timed_out",
                 "the tool timed out and was aborted; remaining calls did not start".into(),
                 duration_ms,
+                0,
+            ),
+            CallOutcome::CutOff { tool } => stop(
+                Some(tool),
+                RowStatus::TimedOut,
+                CodeStatus::TimedOut,
+                "call.timed_out",
+                "the run's deadline came before the call executed: it was cut off and never ran; remaining calls did not start".into(),
+                0,
                 0,
             ),
             CallOutcome::Cancelled { tool, duration_ms } => stop(

@@ -59,7 +59,8 @@ pub enum RowStatus {
     Denied,
     /// The tool reported an error.
     Failed,
-    /// The tool (or the run's clock) timed out while it was active.
+    /// The tool (or the run's clock) timed out while it was active, or the
+    /// run's deadline cut the call off before it executed (`durationMs` 0).
     TimedOut,
     /// The host cancelled while this call was active.
     Cancelled,

@@ -53,10 +53,10 @@ impl Runtime {
                 CodeStep::Call(pending) => {
                     let handle = pending.handle().to_string();
                     let args = pending.args().clone();
-                    let budget = pending.deadline_ms().saturating_sub(now_ms);
+                    let deadline = pending.deadline_ms();
                     let inner = self.start_call_with(&outer.session, &handle, args, true, now_ms);
                     let ctx = Box::new(CodeCtx { outer, pending });
-                    match inner.attach_code(ctx, budget) {
+                    match inner.attach_code(ctx, deadline, now_ms) {
                         Attached::Suspended(suspended) => return suspended,
                         Attached::Finished(ctx, outcome) => {
                             let CodeCtx { outer: o, pending } = *ctx;
@@ -175,6 +175,7 @@ fn to_code_outcome(o: &CallOutcome) -> code::CallOutcome {
             code: o.code.clone(),
             message: o.message.clone(),
         },
+        CallStatus::TimedOut if !o.executed => code::CallOutcome::CutOff { tool },
         CallStatus::TimedOut => code::CallOutcome::TimedOut {
             tool,
             duration_ms: o.duration_ms,

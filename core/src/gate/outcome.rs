@@ -58,6 +58,24 @@ pub enum Stage {
     Done,
 }
 
+impl Stage {
+    /// Wire name, e.g. `hook_before`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Resolve => "resolve",
+            Stage::Governance => "governance",
+            Stage::Schema => "schema",
+            Stage::Validation => "validation",
+            Stage::HookBefore => "hook_before",
+            Stage::Approval => "approval",
+            Stage::Execute => "execute",
+            Stage::HookAfter => "hook_after",
+            Stage::Screen => "screen",
+            Stage::Done => "done",
+        }
+    }
+}
+
 /// Final status of a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -70,7 +88,9 @@ pub enum CallStatus {
     Vetoed,
     /// The host's approval was denied.
     ApprovalDenied,
-    /// Execution passed its timeout; the AbortSignal fired.
+    /// Cut off: execution passed its timeout (the AbortSignal fired), a wait
+    /// for the host ran out, or a bounded-code run's deadline came first
+    /// (`executed` says whether the tool was reached).
     TimedOut,
     /// The host cancelled the call.
     Cancelled,

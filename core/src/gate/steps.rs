@@ -28,9 +28,9 @@ pub enum GateStep {
 }
 
 impl GateStep {
-    /// Make this (inner) call part of a bounded-code run; a finished call is
-    /// handed back with its outcome.
-    pub(crate) fn attach_code(self, ctx: Box<CodeCtx>, budget_ms: u64) -> Attached {
+    /// Make this (inner) call part of a bounded-code run whose deadline is
+    /// `deadline_ms`; a finished call is handed back with its outcome.
+    pub(crate) fn attach_code(self, ctx: Box<CodeCtx>, deadline_ms: u64, now_ms: u64) -> Attached {
         let mut step = self;
         let st = match &mut step {
             GateStep::Done(_) => None,
@@ -41,7 +41,9 @@ impl GateStep {
         };
         match st {
             Some(st) => {
-                st.timeout_ms = st.timeout_ms.min(budget_ms);
+                st.timeout_ms = st.timeout_ms.min(deadline_ms.saturating_sub(now_ms));
+                st.deadline_ms = Some(deadline_ms);
+                st.wait_until_ms = st.wait_until_ms.min(deadline_ms);
                 st.code = Some(ctx);
                 Attached::Suspended(step)
             }
@@ -73,6 +75,12 @@ pub struct CallState {
     pub(crate) tool: Option<Entry>,
     pub(crate) version: String,
     pub(crate) timeout_ms: u64,
+    /// How long an approval may wait (top-level calls; a run's deadline caps it).
+    pub(crate) approval_timeout_ms: u64,
+    /// The bounded-code run's deadline (host ms) for an inner call.
+    pub(crate) deadline_ms: Option<u64>,
+    /// The current step's answer is due by this host time (see [`CallState::wait_ms`]).
+    pub(crate) wait_until_ms: u64,
     pub(crate) max_output_bytes: u64,
     pub(crate) errors: Vec<ArgError>,
     pub(crate) next_action: Option<String>,
@@ -108,6 +116,9 @@ impl CallState {
             tool: None,
             version: String::new(),
             timeout_ms: 0,
+            approval_timeout_ms: 0,
+            deadline_ms: None,
+            wait_until_ms: now_ms,
             max_output_bytes: 0,
             errors: Vec::new(),
             next_action: None,
@@ -138,9 +149,72 @@ impl CallState {
     pub fn path(&self) -> CallPath {
         self.path
     }
-    /// Timeout in ms for execution.
+    /// Timeout in ms for execution (capped by a bounded-code run's time left).
     pub fn timeout_ms(&self) -> u64 {
         self.timeout_ms
+    }
+    /// The bounded-code run's deadline in host ms, for an inner call.
+    pub fn deadline_ms(&self) -> Option<u64> {
+        self.deadline_ms
+    }
+    /// How long the host may take to answer the current step, from `now_ms`:
+    /// race the callback against a timer of this many ms and resume with the
+    /// step's `TimedOut` answer when it fires. An answer that arrives later is
+    /// treated the same way (the call is cut off, whatever the answer).
+    pub fn wait_ms(&self, now_ms: u64) -> u64 {
+        self.wait_until_ms.saturating_sub(now_ms)
+    }
+
+    /// Open the wait for the next step: it may take `limit_ms`, never past the
+    /// run's deadline, and nothing starts at or after that deadline (false).
+    pub(crate) fn begin_wait(&mut self, limit_ms: u64, now_ms: u64) -> bool {
+        if self.deadline_ms.is_some_and(|d| now_ms >= d) {
+            return false;
+        }
+        let until = now_ms.saturating_add(limit_ms);
+        self.wait_until_ms = self.deadline_ms.map_or(until, |d| until.min(d));
+        true
+    }
+
+    /// True when an answer at `now_ms` arrived after its wait had ended.
+    fn late(&self, now_ms: u64) -> bool {
+        now_ms > self.wait_until_ms
+    }
+
+    /// End the call `timed_out` at `stage`: its wait ran out, or the run's
+    /// deadline came before the stage could start. Whatever the host answered
+    /// is dropped; `executed` says truthfully whether the tool was reached.
+    pub(crate) fn cut_off(mut self, rt: &mut Runtime, stage: Stage, now_ms: u64) -> GateStep {
+        if self.executed {
+            self.duration_ms = now_ms.saturating_sub(self.exec_started_ms);
+        }
+        self.output = None;
+        let msg = match (self.deadline_ms.is_some(), self.executed) {
+            (_, true) if stage == Stage::Execute => {
+                "the call passed its timeout and was aborted".to_string()
+            }
+            (true, false) => format!(
+                "the bounded-code run's deadline passed at step `{}`; the call was cut off and never executed",
+                stage.as_str()
+            ),
+            (true, true) => format!(
+                "the bounded-code run's deadline passed at step `{}`; the call was cut off after it executed and its output was dropped",
+                stage.as_str()
+            ),
+            (false, executed) => format!(
+                "the host did not answer step `{}` in time; the call was cut off{}",
+                stage.as_str(),
+                if executed { " and its output was dropped" } else { " and never executed" }
+            ),
+        };
+        self.done(
+            rt,
+            CallStatus::TimedOut,
+            stage,
+            "call.timed_out",
+            &msg,
+            now_ms,
+        )
     }
     /// The resolved tool's descriptor.
     pub fn descriptor(&self) -> Option<&crate::descriptor::ToolDescriptor> {
@@ -279,21 +353,30 @@ impl CallState {
     }
 
     /// Go on to execution: approval if needed, else re-resolve and execute.
-    fn after_before_hook(self, rt: &mut Runtime, now_ms: u64) -> GateStep {
+    fn after_before_hook(mut self, rt: &mut Runtime, now_ms: u64) -> GateStep {
         let asks = self
             .tool
             .as_ref()
             .is_some_and(|t| t.descriptor.asks_first());
-        if asks {
-            GateStep::Approval(ApprovalRequest { st: self })
-        } else {
-            self.execute(rt, now_ms)
+        if !asks {
+            return self.execute(rt, now_ms);
         }
+        if !self.begin_wait(self.approval_timeout_ms, now_ms) {
+            return self.cut_off(rt, Stage::Approval, now_ms);
+        }
+        GateStep::Approval(ApprovalRequest { st: self })
     }
 
     fn execute(mut self, rt: &mut Runtime, now_ms: u64) -> GateStep {
         if let Err(e) = rt.recheck(&self) {
             return self.refuse_error(rt, Stage::Execute, &e, now_ms);
+        }
+        // The tool gets what is left of the run, and nothing once it is over.
+        if let Some(deadline) = self.deadline_ms {
+            self.timeout_ms = self.timeout_ms.min(deadline.saturating_sub(now_ms));
+        }
+        if !self.begin_wait(self.timeout_ms, now_ms) {
+            return self.cut_off(rt, Stage::Execute, now_ms);
         }
         self.executed = true;
         self.exec_started_ms = now_ms;
@@ -350,6 +433,8 @@ pub enum HookAnswer {
         #[serde(default)]
         reason: String,
     },
+    /// The host's timer for this wait fired ([`CallState::wait_ms`]): cut the call off.
+    TimedOut,
 }
 
 /// A lifecycle hook request.
@@ -374,7 +459,11 @@ impl HookRequest {
             HookPhase::Before => Stage::HookBefore,
             HookPhase::After => Stage::HookAfter,
         };
+        if self.st.late(now_ms) {
+            return self.st.cut_off(rt, stage, now_ms);
+        }
         match (answer, self.phase) {
+            (HookAnswer::TimedOut, _) => self.st.cut_off(rt, stage, now_ms),
             (HookAnswer::Veto { reason }, _) => {
                 let msg = if reason.is_empty() {
                     "a lifecycle hook vetoed the call".to_string()
@@ -411,6 +500,8 @@ pub enum ApprovalAnswer {
         #[serde(default)]
         reason: String,
     },
+    /// The host's timer for this wait fired ([`CallState::wait_ms`]): cut the call off.
+    TimedOut,
 }
 
 /// An approval request.
@@ -426,7 +517,11 @@ impl ApprovalRequest {
     }
     /// Resume with the host's decision.
     pub fn resume(self, rt: &mut Runtime, answer: ApprovalAnswer, now_ms: u64) -> GateStep {
+        if self.st.late(now_ms) {
+            return self.st.cut_off(rt, Stage::Approval, now_ms);
+        }
         match answer {
+            ApprovalAnswer::TimedOut => self.st.cut_off(rt, Stage::Approval, now_ms),
             ApprovalAnswer::Approve => self.st.execute(rt, now_ms),
             ApprovalAnswer::Deny { reason } => {
                 let msg = if reason.is_empty() {
@@ -485,24 +580,11 @@ impl ExecuteRequest {
     pub fn resume(self, rt: &mut Runtime, answer: ExecAnswer, now_ms: u64) -> GateStep {
         let mut st = self.st;
         st.duration_ms = now_ms.saturating_sub(st.exec_started_ms);
-        let timed_out = st.duration_ms > st.timeout_ms;
+        if st.late(now_ms) {
+            return st.cut_off(rt, Stage::Execute, now_ms);
+        }
         match answer {
-            _ if timed_out => st.done(
-                rt,
-                CallStatus::TimedOut,
-                Stage::Execute,
-                "call.timed_out",
-                "the call passed its timeout and was aborted",
-                now_ms,
-            ),
-            ExecAnswer::TimedOut => st.done(
-                rt,
-                CallStatus::TimedOut,
-                Stage::Execute,
-                "call.timed_out",
-                "the call passed its timeout and was aborted",
-                now_ms,
-            ),
+            ExecAnswer::TimedOut => st.cut_off(rt, Stage::Execute, now_ms),
             ExecAnswer::Error { message } => {
                 let msg = if message.is_empty() {
                     "the tool reported an error".to_string()
@@ -521,6 +603,9 @@ impl ExecuteRequest {
             ExecAnswer::Ok { output } => {
                 st.output_bytes = output.to_string().len() as u64;
                 st.output = Some(output);
+                if !st.begin_wait(st.timeout_ms, now_ms) {
+                    return st.cut_off(rt, Stage::HookAfter, now_ms);
+                }
                 GateStep::HookAfter(HookRequest::new(st, HookPhase::After))
             }
         }
@@ -547,6 +632,9 @@ fn screen_or_finish(mut st: CallState, rt: &mut Runtime, now_ms: u64) -> GateSte
             now_ms,
         );
     }
+    if !st.begin_wait(st.timeout_ms, now_ms) {
+        return st.cut_off(rt, Stage::Screen, now_ms);
+    }
     GateStep::Screen(ScreenRequest { st })
 }
 
@@ -567,6 +655,8 @@ pub enum ScreenAnswer {
         #[serde(default)]
         reason: String,
     },
+    /// The host's timer for this wait fired ([`CallState::wait_ms`]): cut the call off.
+    TimedOut,
 }
 
 /// An output screening request.
@@ -587,7 +677,11 @@ impl ScreenRequest {
     /// Resume with the screening decision.
     pub fn resume(self, rt: &mut Runtime, answer: ScreenAnswer, now_ms: u64) -> GateStep {
         let mut st = self.st;
+        if st.late(now_ms) {
+            return st.cut_off(rt, Stage::Screen, now_ms);
+        }
         match answer {
+            ScreenAnswer::TimedOut => return st.cut_off(rt, Stage::Screen, now_ms),
             ScreenAnswer::Pass => {}
             ScreenAnswer::Replace { output } => {
                 st.output_bytes = output.to_string().len() as u64;
