@@ -72,6 +72,13 @@ pub enum ErrorCode {
     /// A resume answer does not fit the step it was given to.
     #[serde(rename = "protocol.invalid_resume")]
     ProtocolInvalidResume,
+    /// The runtime was entered while its state was borrowed (a host callback
+    /// re-entered at a point where that is not possible); nothing was changed.
+    #[serde(rename = "runtime.busy")]
+    RuntimeBusy,
+    /// The WebAssembly instance trapped earlier; every later call fails with this.
+    #[serde(rename = "runtime.failed")]
+    RuntimeFailed,
 }
 
 impl ErrorCode {
@@ -98,6 +105,8 @@ impl ErrorCode {
             ErrorCode::CodeForbidden => "code.forbidden",
             ErrorCode::CodeLimit => "code.limit",
             ErrorCode::ProtocolInvalidResume => "protocol.invalid_resume",
+            ErrorCode::RuntimeBusy => "runtime.busy",
+            ErrorCode::RuntimeFailed => "runtime.failed",
         }
     }
 }

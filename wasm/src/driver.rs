@@ -3,13 +3,13 @@
 //! inside each synchronous step, never across an `await`.
 
 use crate::convert;
-use crate::host::{error_message, race, Host, Raced};
+use crate::host::{error_message, invoke, race, Host, Raced};
 use crate::shared::Shared;
 use holaryn_core::gate::{
     ApprovalAnswer, CallOutcome, CallState, ExecAnswer, GateStep, HookAnswer, HookPhase,
     ScreenAnswer,
 };
-use js_sys::{Promise, Reflect};
+use js_sys::Reflect;
 use serde_json::{json, Value};
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -98,31 +98,45 @@ fn screen_answer(v: Result<JsValue, JsValue>) -> ScreenAnswer {
     }
 }
 
-/// Await a host callback, racing the host's signal; `None` when cancelled.
-async fn ask(host: &Host, key: &str, arg: &JsValue) -> Option<Option<Result<JsValue, JsValue>>> {
+/// How a wait for a host callback ended.
+enum Asked {
+    /// No such callback: the step's default applies.
+    Missing,
+    /// The callback fulfilled or rejected (or threw).
+    Answer(Result<JsValue, JsValue>),
+    /// The step's wait ran out ([`CallState::wait_ms`]).
+    TimedOut,
+    /// The host's signal aborted.
+    Cancelled,
+}
+
+/// Call a host callback and race it against the step's due time and the host's signal.
+async fn ask(host: &Host, key: &str, arg: &JsValue, call: &CallState) -> Asked {
     let Some(f) = host.callback(key) else {
-        return Some(None);
+        return Asked::Missing;
     };
-    let ret = match f.call1(&JsValue::UNDEFINED, arg) {
-        Ok(v) => Promise::resolve(&v),
-        Err(e) => return Some(Some(Err(e))),
-    };
-    match race(ret, None, host.signal().as_ref()).await {
-        Raced::Value(v) => Some(Some(Ok(v))),
-        Raced::Error(e) => Some(Some(Err(e))),
-        Raced::Timeout => Some(None),
-        Raced::Aborted => None,
+    let wait = call.wait_ms(host.now());
+    match race(invoke(&f, arg), Some(wait), host.signal().as_ref()).await {
+        Raced::Value(v) => Asked::Answer(Ok(v)),
+        Raced::Error(e) => Asked::Answer(Err(e)),
+        Raced::Timeout => Asked::TimedOut,
+        Raced::Aborted => Asked::Cancelled,
     }
 }
 
-/// Run a gate machine to its outcome.
-pub async fn drive(shared: Rc<Shared>, host: Host, first: GateStep) -> CallOutcome {
+/// Run a gate machine to its outcome. The core decides every deadline; this
+/// only races the host's callbacks against the due time the core gives.
+pub async fn drive(
+    shared: Rc<Shared>,
+    host: Host,
+    first: GateStep,
+) -> Result<CallOutcome, JsValue> {
     let mut step = first;
     loop {
         shared.flush();
         if host.cancelled() {
             let now = host.now();
-            let mut rt = shared.rt.borrow_mut();
+            let mut rt = shared.core()?;
             let out = match step {
                 GateStep::Done(o) => o,
                 GateStep::HookBefore(r) | GateStep::HookAfter(r) => r.cancel(&mut rt, now),
@@ -132,23 +146,24 @@ pub async fn drive(shared: Rc<Shared>, host: Host, first: GateStep) -> CallOutco
             };
             drop(rt);
             shared.flush();
-            return out;
+            return Ok(out);
         }
         step = match step {
-            GateStep::Done(outcome) => return outcome,
+            GateStep::Done(outcome) => return Ok(outcome),
             GateStep::HookBefore(r) | GateStep::HookAfter(r) => {
                 let phase = match r.phase {
                     HookPhase::Before => "before",
                     HookPhase::After => "after",
                 };
                 let arg = request(r.call(), &[("phase", json!(phase))]);
-                let answer = match ask(&host, "hook", &arg).await {
-                    None => None,
-                    Some(None) => Some(HookAnswer::Continue),
-                    Some(Some(v)) => Some(hook_answer(v)),
+                let answer = match ask(&host, "hook", &arg, r.call()).await {
+                    Asked::Cancelled => None,
+                    Asked::Missing => Some(HookAnswer::Continue),
+                    Asked::TimedOut => Some(HookAnswer::TimedOut),
+                    Asked::Answer(v) => Some(hook_answer(v)),
                 };
                 let now = host.now();
-                let mut rt = shared.rt.borrow_mut();
+                let mut rt = shared.core()?;
                 match answer {
                     Some(a) => r.resume(&mut rt, a, now),
                     None => GateStep::Done(r.cancel(&mut rt, now)),
@@ -173,15 +188,16 @@ pub async fn drive(shared: Rc<Shared>, host: Host, first: GateStep) -> CallOutco
                         ("description", json!(d.map(|d| d.description.clone()))),
                     ],
                 );
-                let answer = match ask(&host, "approve", &arg).await {
-                    None => None,
-                    Some(None) => Some(ApprovalAnswer::Deny {
+                let answer = match ask(&host, "approve", &arg, r.call()).await {
+                    Asked::Cancelled => None,
+                    Asked::Missing => Some(ApprovalAnswer::Deny {
                         reason: "no approval callback is configured".into(),
                     }),
-                    Some(Some(v)) => Some(approval_answer(v)),
+                    Asked::TimedOut => Some(ApprovalAnswer::TimedOut),
+                    Asked::Answer(v) => Some(approval_answer(v)),
                 };
                 let now = host.now();
-                let mut rt = shared.rt.borrow_mut();
+                let mut rt = shared.core()?;
                 match answer {
                     Some(a) => r.resume(&mut rt, a, now),
                     None => GateStep::Done(r.cancel(&mut rt, now)),
@@ -193,15 +209,12 @@ pub async fn drive(shared: Rc<Shared>, host: Host, first: GateStep) -> CallOutco
                 if let Some(c) = &ctl {
                     let _ = Reflect::set(&arg, &"signal".into(), &c.signal());
                 }
-                let timeout = r.call().timeout_ms();
                 let raced = match host.callback("execute") {
                     None => Raced::Error(JsValue::from_str("no execute callback is configured")),
-                    Some(f) => match f.call1(&JsValue::UNDEFINED, &arg) {
-                        Err(e) => Raced::Error(e),
-                        Ok(v) => {
-                            race(Promise::resolve(&v), Some(timeout), host.signal().as_ref()).await
-                        }
-                    },
+                    Some(f) => {
+                        let wait = r.call().wait_ms(host.now());
+                        race(invoke(&f, &arg), Some(wait), host.signal().as_ref()).await
+                    }
                 };
                 if !matches!(raced, Raced::Value(_) | Raced::Error(_)) {
                     if let Some(c) = &ctl {
@@ -222,7 +235,7 @@ pub async fn drive(shared: Rc<Shared>, host: Host, first: GateStep) -> CallOutco
                     Raced::Timeout => Some(ExecAnswer::TimedOut),
                     Raced::Aborted => None,
                 };
-                let mut rt = shared.rt.borrow_mut();
+                let mut rt = shared.core()?;
                 match answer {
                     Some(a) => r.resume(&mut rt, a, now),
                     None => GateStep::Done(r.cancel(&mut rt, now)),
@@ -231,13 +244,14 @@ pub async fn drive(shared: Rc<Shared>, host: Host, first: GateStep) -> CallOutco
             GateStep::Screen(r) => {
                 let output = r.output().cloned().unwrap_or(Value::Null);
                 let arg = request(r.call(), &[("output", output)]);
-                let answer = match ask(&host, "screen", &arg).await {
-                    None => None,
-                    Some(None) => Some(ScreenAnswer::Pass),
-                    Some(Some(v)) => Some(screen_answer(v)),
+                let answer = match ask(&host, "screen", &arg, r.call()).await {
+                    Asked::Cancelled => None,
+                    Asked::Missing => Some(ScreenAnswer::Pass),
+                    Asked::TimedOut => Some(ScreenAnswer::TimedOut),
+                    Asked::Answer(v) => Some(screen_answer(v)),
                 };
                 let now = host.now();
-                let mut rt = shared.rt.borrow_mut();
+                let mut rt = shared.core()?;
                 match answer {
                     Some(a) => r.resume(&mut rt, a, now),
                     None => GateStep::Done(r.cancel(&mut rt, now)),

@@ -1,11 +1,19 @@
 //! Host callbacks: reading the host object, time, cancellation and racing
 //! Promises against timers and AbortSignals without leaking closures.
+//!
+//! Host objects are untrusted: every read goes through `Reflect` (a throwing
+//! getter reads as absent), a returned value is adopted by a fresh Promise
+//! (a hostile thenable can only reject it), and nothing here lets a
+//! JavaScript exception cross Rust frames.
 
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::AbortSignal;
+
+/// The keys a host object may carry.
+const HOST_KEYS: [&str; 6] = ["execute", "approve", "hook", "screen", "signal", "now"];
 
 /// The host object given to a call (`execute`, `approve`, `hook`, `screen`, `signal`, `now`).
 #[derive(Clone)]
@@ -19,7 +27,7 @@ impl Host {
         Host { obj }
     }
 
-    /// Merge: fields of `self` win over `fallback`.
+    /// Merge: fields of `self` win over `fallback` (only the host keys are read).
     pub fn or(self, fallback: &Host) -> Host {
         if self.obj.is_undefined() || self.obj.is_null() {
             return fallback.clone();
@@ -28,8 +36,15 @@ impl Host {
             return self;
         }
         let merged = Object::new();
-        let _ = Object::assign(&merged, fallback.obj.unchecked_ref());
-        let _ = Object::assign(&merged, self.obj.unchecked_ref());
+        for key in HOST_KEYS {
+            let mut v = self.get(key);
+            if v.is_undefined() {
+                v = fallback.get(key);
+            }
+            if !v.is_undefined() {
+                let _ = Reflect::set(&merged, &JsValue::from_str(key), &v);
+            }
+        }
         Host { obj: merged.into() }
     }
 
@@ -52,7 +67,7 @@ impl Host {
 
     /// True when the host has cancelled.
     pub fn cancelled(&self) -> bool {
-        self.signal().is_some_and(|s| s.aborted())
+        self.signal().is_some_and(|s| aborted(&s))
     }
 
     /// Host time in ms (`host.now()` or `Date.now()`).
@@ -68,6 +83,28 @@ impl Host {
             0
         }
     }
+}
+
+/// `signal.aborted`, read so that a fake signal cannot throw through Rust.
+fn aborted(sig: &AbortSignal) -> bool {
+    Reflect::get(sig, &"aborted".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
+}
+
+/// Call a host callback and adopt what it returns into a fresh Promise: a
+/// throw, a hostile thenable or a rejection all become a rejection.
+pub fn invoke(f: &Function, arg: &JsValue) -> Promise {
+    Promise::new(&mut |resolve, reject| {
+        let r = match f.call1(&JsValue::UNDEFINED, arg) {
+            Ok(v) => resolve.call1(&JsValue::UNDEFINED, &v),
+            Err(e) => reject.call1(&JsValue::UNDEFINED, &e),
+        };
+        if let Err(e) = r {
+            let _ = reject.call1(&JsValue::UNDEFINED, &e);
+        }
+    })
 }
 
 /// How a race ended.
@@ -125,7 +162,7 @@ pub async fn race(main: Promise, timeout_ms: Option<u64>, signal: Option<&AbortS
         racers.push(&p);
     }
     if let Some(sig) = signal {
-        if sig.aborted() {
+        if aborted(sig) {
             return Raced::Aborted;
         }
         let p = Promise::new(&mut |resolve, _| {
@@ -162,8 +199,14 @@ pub async fn race(main: Promise, timeout_ms: Option<u64>, signal: Option<&AbortS
 
 /// The message of a thrown JS value (for the model only; never recorded).
 pub fn error_message(e: &JsValue) -> String {
-    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
-        return String::from(err.message());
+    if e.is_instance_of::<js_sys::Error>() {
+        // Read through Reflect: a hostile `message` getter must not throw through Rust.
+        if let Some(m) = Reflect::get(e, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+        {
+            return m;
+        }
     }
     e.as_string()
         .unwrap_or_else(|| "the host callback failed".into())

@@ -13,7 +13,6 @@ use holaryn_core::{Runtime, ToolSpec};
 use js_sys::{Function, Reflect, Uint8Array};
 use serde::Deserialize;
 use serde_json::Value;
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -101,15 +100,12 @@ impl HolarynRuntime {
             rt.set_activity_capacity(c);
         }
         Ok(HolarynRuntime {
-            shared: Rc::new(Shared {
-                rt: RefCell::new(rt),
-                listeners: RefCell::new(Vec::new()),
-            }),
+            shared: Rc::new(Shared::new(rt)),
         })
     }
 
     fn apply(&self, update: Update, now: f64) -> Result<JsValue, JsValue> {
-        let change = self.shared.rt.borrow_mut().update(update, now as u64);
+        let change = self.shared.core()?.update(update, now as u64);
         self.shared.flush();
         to_js(&js(change)?)
     }
@@ -208,20 +204,20 @@ impl HolarynRuntime {
 
     /// The registry version (`sha256:…`).
     #[wasm_bindgen(getter)]
-    pub fn version(&self) -> String {
-        self.shared.rt.borrow().registry().version().to_string()
+    pub fn version(&self) -> Result<String, JsValue> {
+        Ok(self.shared.core_ref()?.registry().version().to_string())
     }
 
     /// Number of registered tools.
     #[wasm_bindgen(getter)]
-    pub fn size(&self) -> usize {
-        self.shared.rt.borrow().registry().len()
+    pub fn size(&self) -> Result<usize, JsValue> {
+        Ok(self.shared.core_ref()?.registry().len())
     }
 
     /// A registered tool by canonical name or alias (host view, schema included).
     #[wasm_bindgen(unchecked_return_type = "ToolDescriptor | undefined")]
     pub fn describe(&self, name: &str) -> Result<JsValue, JsValue> {
-        match self.shared.rt.borrow().registry().get(name) {
+        match self.shared.core_ref()?.registry().get(name) {
             Some(e) => to_js(e.descriptor.as_ref()),
             None => Ok(JsValue::UNDEFINED),
         }
@@ -230,7 +226,7 @@ impl HolarynRuntime {
     /// Every registered tool's descriptor, in canonical-name order.
     #[wasm_bindgen(unchecked_return_type = "ToolDescriptor[]")]
     pub fn tools(&self) -> Result<JsValue, JsValue> {
-        let rt = self.shared.rt.borrow();
+        let rt = self.shared.core_ref()?;
         let all: Vec<&holaryn_core::ToolDescriptor> = rt
             .registry()
             .entries()
@@ -275,11 +271,10 @@ impl HolarynRuntime {
             Some(s) => s.to_vec(),
             None => random_secret()?,
         };
-        let id =
-            self.shared
-                .rt
-                .borrow_mut()
-                .create_session(opts, &secret, js_sys::Date::now() as u64);
+        let id = self
+            .shared
+            .core()?
+            .create_session(opts, &secret, js_sys::Date::now() as u64);
         self.shared.flush();
         Ok(HolarynSession::new(self.shared.clone(), js(id)?))
     }
@@ -289,8 +284,8 @@ impl HolarynRuntime {
     pub fn add_event_listener(
         &self,
         #[wasm_bindgen(unchecked_param_type = "(event: HolarynEvent) => void")] listener: Function,
-    ) {
-        self.shared.listeners.borrow_mut().push(listener);
+    ) -> Result<(), JsValue> {
+        self.shared.listen(listener)
     }
 
     /// Stop listening.
@@ -298,23 +293,18 @@ impl HolarynRuntime {
     pub fn remove_event_listener(
         &self,
         #[wasm_bindgen(unchecked_param_type = "(event: HolarynEvent) => void")] listener: Function,
-    ) {
-        self.shared
-            .listeners
-            .borrow_mut()
-            .retain(|l| !js_sys::Object::is(l, &listener));
+    ) -> Result<(), JsValue> {
+        self.shared.unlisten(&listener)
     }
 
     /// Activity records with `seq > since` from the bounded ring.
     #[wasm_bindgen(unchecked_return_type = "ActivityRecord[]")]
     pub fn activity(&self, since: Option<f64>) -> Result<JsValue, JsValue> {
-        to_js(
-            &self
-                .shared
-                .rt
-                .borrow()
-                .activity_since(since.unwrap_or(0.0) as u64),
-        )
+        let records = self
+            .shared
+            .core_ref()?
+            .activity_since(since.unwrap_or(0.0) as u64);
+        to_js(&records)
     }
 
     /// Parse a catalog file without registering it (for tools and the CLI).

@@ -32,12 +32,23 @@ impl HolarynSession {
         }
     }
 
+    /// This call's host over the session's default (copied first: reading
+    /// the host objects may run host getters, which may call this session).
+    fn host_for(&self, host: JsValue) -> Host {
+        let fallback = self
+            .host
+            .try_borrow()
+            .map(|h| h.clone())
+            .unwrap_or_else(|_| Host::new(JsValue::UNDEFINED));
+        Host::new(host).or(&fallback)
+    }
+
     fn with_rt<T: serde::Serialize>(
         &self,
         f: impl FnOnce(&mut holaryn_core::Runtime, u64) -> holaryn_core::Result<T>,
     ) -> Result<JsValue, JsValue> {
         let now = js_sys::Date::now() as u64;
-        let r = f(&mut self.shared.rt.borrow_mut(), now);
+        let r = f(&mut *self.shared.core()?, now);
         self.shared.flush();
         to_js(&js(r)?)
     }
@@ -56,8 +67,7 @@ impl HolarynSession {
     pub fn version(&self) -> Result<String, JsValue> {
         js(self
             .shared
-            .rt
-            .borrow()
+            .core_ref()?
             .session(&self.id)
             .map(|s| s.version().to_string()))
     }
@@ -67,8 +77,7 @@ impl HolarynSession {
     pub fn dynamic_discovery(&self) -> Result<bool, JsValue> {
         js(self
             .shared
-            .rt
-            .borrow()
+            .core_ref()?
             .session(&self.id)
             .map(|s| s.options.dynamic_discovery))
     }
@@ -78,8 +87,7 @@ impl HolarynSession {
     pub fn bounded_code_mode(&self) -> Result<bool, JsValue> {
         js(self
             .shared
-            .rt
-            .borrow()
+            .core_ref()?
             .session(&self.id)
             .map(|s| s.options.bounded_code_mode))
     }
@@ -89,8 +97,7 @@ impl HolarynSession {
     pub fn code_limits(&self) -> Result<JsValue, JsValue> {
         let l = js(self
             .shared
-            .rt
-            .borrow()
+            .core_ref()?
             .session(&self.id)
             .map(|s| s.code_limits))?;
         to_js(&l)
@@ -164,8 +171,7 @@ impl HolarynSession {
         let now = js_sys::Date::now() as u64;
         let r = self
             .shared
-            .rt
-            .borrow_mut()
+            .core()?
             .edit_session(&self.id, now, |s| s.set_rules(&rules));
         self.shared.flush();
         js(r)
@@ -185,8 +191,7 @@ impl HolarynSession {
         let now = js_sys::Date::now() as u64;
         let r = self
             .shared
-            .rt
-            .borrow_mut()
+            .core()?
             .edit_session(&self.id, now, |s| s.set_project_policy(file));
         self.shared.flush();
         js(r)
@@ -194,8 +199,20 @@ impl HolarynSession {
 
     /// Default host callbacks for this session's calls (`execute`, `approve`, `hook`, `screen`, `signal`, `now`).
     #[wasm_bindgen(js_name = setHost)]
-    pub fn set_host(&self, #[wasm_bindgen(unchecked_param_type = "Host")] host: JsValue) {
-        *self.host.borrow_mut() = Host::new(host);
+    pub fn set_host(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Host")] host: JsValue,
+    ) -> Result<(), JsValue> {
+        let host = Host::new(host);
+        match self.host.try_borrow_mut() {
+            Ok(mut h) => *h = host,
+            Err(_) => {
+                return Err(crate::errors::input(
+                    "setHost was called while the host was in use",
+                ))
+            }
+        }
+        Ok(())
     }
 
     /// Call a tool through the gate (name, alias or handle). Resolves to the outcome; never rejects for tool failures.
@@ -207,11 +224,11 @@ impl HolarynSession {
         #[wasm_bindgen(unchecked_param_type = "Host | undefined")] host: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
         let args = call_args(args)?;
-        let host = Host::new(host).or(&self.host.borrow());
+        let host = self.host_for(host);
         let shared = self.shared.clone();
         let id = self.id.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            to_js(&gated(shared, id, target, args, host).await)
+            to_js(&gated(shared, id, target, args, host).await?)
         }))
     }
 
@@ -224,10 +241,10 @@ impl HolarynSession {
         #[wasm_bindgen(unchecked_param_type = "Host | undefined")] host: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
         let args = call_args(args)?;
-        let host = Host::new(host).or(&self.host.borrow());
+        let host = self.host_for(host);
         let (shared, id) = (self.shared.clone(), self.id.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            to_js(&dispatch(shared, id, name, args, host).await)
+            to_js(&dispatch(shared, id, name, args, host).await?)
         }))
     }
 
@@ -254,18 +271,18 @@ impl HolarynSession {
         let call = json(call, "tool call")?;
         let parsed = js(formats::parse_call(format, &call))?;
         let names = {
-            let rt = self.shared.rt.borrow();
-            js(rt.export_tools(&self.id, format))?.names
+            let exported = self.shared.core_ref()?.export_tools(&self.id, format);
+            js(exported)?.names
         };
         // Unknown wire names go through unchanged so the gate reports them.
         let name = names
             .get(&parsed.name)
             .cloned()
             .unwrap_or(parsed.name.clone());
-        let host = Host::new(host).or(&self.host.borrow());
+        let host = self.host_for(host);
         let (shared, id) = (self.shared.clone(), self.id.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let r = dispatch(shared, id, name, parsed.arguments, host).await;
+            let r = dispatch(shared, id, name, parsed.arguments, host).await?;
             let is_error = r.get("isError").and_then(Value::as_bool).unwrap_or(true);
             let content = r.get("content").cloned().unwrap_or(Value::Null);
             to_js(&formats::result_shape(
@@ -279,7 +296,8 @@ impl HolarynSession {
 
     /// Close the session.
     pub fn close(&self) -> Result<(), JsValue> {
-        js(self.shared.rt.borrow_mut().close_session(&self.id))
+        let r = self.shared.core()?.close_session(&self.id);
+        js(r)
     }
 }
 
@@ -299,20 +317,26 @@ async fn gated(
     target: String,
     args: Value,
     host: Host,
-) -> holaryn_core::gate::CallOutcome {
+) -> Result<holaryn_core::gate::CallOutcome, JsValue> {
     let now = host.now();
-    let first = shared.rt.borrow_mut().start_call(&id, &target, args, now);
+    let first = shared.core()?.start_call(&id, &target, args, now);
     let outcome = drive(shared.clone(), host, first).await;
     shared.flush();
     outcome
 }
 
 /// One model tool call: a discovery tool runs at once, anything else goes through the gate.
-async fn dispatch(shared: Rc<Shared>, id: String, name: String, args: Value, host: Host) -> Value {
+async fn dispatch(
+    shared: Rc<Shared>,
+    id: String,
+    name: String,
+    args: Value,
+    host: Host,
+) -> Result<Value, JsValue> {
     if is_discovery_tool(&name) {
         let now = host.now();
         let r: holaryn_core::Result<Value> = {
-            let mut rt = shared.rt.borrow_mut();
+            let mut rt = shared.core()?;
             match rt.session(&id).map(|s| s.is_dynamic()) {
                 Err(e) => Err(e),
                 Ok(false) => Err(holaryn_core::Error::new(
@@ -328,17 +352,17 @@ async fn dispatch(shared: Rc<Shared>, id: String, name: String, args: Value, hos
             }
         };
         shared.flush();
-        return match r {
+        return Ok(match r {
             Ok(v) => json!({"isError": false, "content": v}),
             Err(e) => json!({"isError": true, "content": {"error": e}}),
-        };
+        });
     }
-    let o = gated(shared, id, name, args, host).await;
-    if o.status == CallStatus::Ok {
+    let o = gated(shared, id, name, args, host).await?;
+    Ok(if o.status == CallStatus::Ok {
         json!({"isError": false, "content": o.output, "outcome": o})
     } else {
         json!({"isError": true, "content": {"error": {"code": o.code, "message": o.message, "nextAction": o.next_action, "errors": o.errors, "output": o.output}}, "outcome": o})
-    }
+    })
 }
 
 fn to_value<T: serde::Serialize>(v: &T) -> holaryn_core::Result<Value> {

@@ -50,7 +50,7 @@ fn dynamic(rt: &HolarynRuntime, seed: u8) -> HolarynSession {
 #[wasm_bindgen_test]
 fn registry_refuses_bad_tools_with_typed_errors_and_changes_nothing() {
     let rt = runtime();
-    let before = rt.version();
+    let before = rt.version().ok();
     let err = rt
         .register_tools(parse(
             r#"[{"name":"x","source":"plugin","provider":{"id":"p"}}]"#,
@@ -65,8 +65,8 @@ fn registry_refuses_bad_tools_with_typed_errors_and_changes_nothing() {
         Some("DescriptorError")
     );
     assert_eq!(get(&err, "field").as_string().as_deref(), Some("source"));
-    assert_eq!(rt.version(), before);
-    assert_eq!(rt.size(), 2);
+    assert_eq!(rt.version().ok(), before);
+    assert_eq!(rt.size().ok(), Some(2));
 }
 
 #[wasm_bindgen_test]
@@ -74,7 +74,7 @@ fn change_events_reach_listeners_and_identical_content_is_a_no_op() {
     let rt = runtime();
     let seen = js_sys::Array::new();
     let push = Function::new_with_args("ev", "this.push(ev.type)").bind0(&seen);
-    rt.add_event_listener(push);
+    rt.add_event_listener(push).expect("listener added");
     let change = rt
         .register_tools(parse(
             r#"[{"name":"glob_files","source":"native","provider":{"id":"host"}}]"#,
@@ -181,7 +181,7 @@ async fn every_model_format_round_trips_export_call_dispatch_result() {
     let host = js_sys::Object::new();
     let exec = Function::new_with_args("req", "return {created: req.args.title, tool: req.tool}");
     Reflect::set(&host, &"execute".into(), &exec).expect("set");
-    s.set_host(host.into());
+    s.set_host(host.into()).expect("host set");
     let cases = [
         (
             "anthropic",
