@@ -41,23 +41,55 @@ export function typed(err) {
   return err;
 }
 
-/** wasm-bindgen class → its wrapped (Proxy) version. */
+/** wasm-bindgen class → its wrapped (Proxy) version; bindings module → its health. */
 const proxyOf = new WeakMap();
 
-const rethrow = (e) => {
-  throw typed(e);
-};
+/**
+ * One wasm instance's health. Set once the instance traps
+ * (`WebAssembly.RuntimeError`, e.g. `unreachable`): its memory may be
+ * inconsistent, so from then on every call throws (and every pending call
+ * rejects with) a `HolarynError` with code `runtime.failed` instead of
+ * trapping again.
+ */
+function health() {
+  return { failure: null, pending: new Set() };
+}
+
+function failedError(state) {
+  return new HolarynError(
+    `the Holaryn runtime failed earlier (WebAssembly trap: ${state.failure}) and cannot be used any more; reload the module`,
+    "runtime.failed",
+  );
+}
+
+/** A thrown or rejected value, typed; a trap marks the instance failed. */
+function settle(state, e) {
+  if (typeof WebAssembly === "object" && e instanceof WebAssembly.RuntimeError) {
+    state.failure ??= e.message || "trap";
+    for (const reject of state.pending) reject(failedError(state));
+    state.pending.clear();
+    return failedError(state);
+  }
+  return typed(e);
+}
 
 /** Wrap one function so sync throws and Promise rejections come out typed. */
-function wrapFn(fn) {
+function wrapFn(fn, state) {
   return function (...args) {
+    if (state.failure !== null) throw failedError(state);
     let result;
     try {
       result = fn.apply(this, args);
     } catch (e) {
-      rethrow(e);
+      throw settle(state, e);
     }
-    return result instanceof Promise ? result.catch(rethrow) : result;
+    if (!(result instanceof Promise)) return result;
+    return new Promise((resolve, reject) => {
+      state.pending.add(reject);
+      result
+        .then(resolve, (e) => reject(settle(state, e)))
+        .finally(() => state.pending.delete(reject));
+    });
   };
 }
 
@@ -68,26 +100,27 @@ function wrapFn(fn) {
  * sessions) share the patched prototype, and `instanceof` sees through the
  * Proxy to the original class.
  */
-function wrapClass(cls) {
+function wrapClass(cls, state) {
   for (const target of [cls.prototype, cls]) {
     for (const key of Object.getOwnPropertyNames(target)) {
       if (["constructor", "prototype", "length", "name"].includes(key) || key.startsWith("__")) continue;
       const desc = Object.getOwnPropertyDescriptor(target, key);
       if (!desc?.configurable) continue;
-      if (typeof desc.value === "function") desc.value = wrapFn(desc.value);
+      if (typeof desc.value === "function") desc.value = wrapFn(desc.value, state);
       else if (desc.get || desc.set) {
-        if (desc.get) desc.get = wrapFn(desc.get);
-        if (desc.set) desc.set = wrapFn(desc.set);
+        if (desc.get) desc.get = wrapFn(desc.get, state);
+        if (desc.set) desc.set = wrapFn(desc.set, state);
       } else continue;
       Object.defineProperty(target, key, desc);
     }
   }
   const proxy = new Proxy(cls, {
     construct(target, args, newTarget) {
+      if (state.failure !== null) throw failedError(state);
       try {
         return Reflect.construct(target, args, newTarget);
       } catch (e) {
-        rethrow(e);
+        throw settle(state, e);
       }
     },
   });
@@ -97,10 +130,13 @@ function wrapClass(cls) {
 /** Build the public API from wasm-bindgen bindings. */
 export function expose(bindings) {
   const api = {};
+  // One health record per instance (both classes share its memory).
+  const state = proxyOf.get(bindings) ?? health();
+  proxyOf.set(bindings, state);
   for (const name of ["HolarynRuntime", "HolarynSession"]) {
     const cls = bindings[name];
     // Idempotent: the same bindings module may be exposed twice.
-    if (!proxyOf.has(cls)) proxyOf.set(cls, wrapClass(cls));
+    if (!proxyOf.has(cls)) proxyOf.set(cls, wrapClass(cls, state));
     api[name] = proxyOf.get(cls);
   }
   return api;
