@@ -20,8 +20,8 @@ use std::collections::BTreeMap;
 pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 256 * 1024;
 /// Default per-call timeout.
 pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
-/// Default time an approval may wait for the host (10 minutes).
-pub const DEFAULT_APPROVAL_TIMEOUT_MS: u64 = 600_000;
+/// Default time a hook, approval or screening may wait for the host (10 minutes).
+pub const DEFAULT_CALLBACK_TIMEOUT_MS: u64 = 600_000;
 
 /// The project policy file as the host read it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,9 +64,9 @@ pub struct SessionOptions {
     /// Output size cap for a call, in bytes of JSON.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_output_bytes: Option<u64>,
-    /// How long an approval may wait for the host, in ms (then the call is cut off).
+    /// How long a hook, approval or screening may wait for the host, in ms (then the call is cut off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub approval_timeout_ms: Option<u64>,
+    pub callback_timeout_ms: Option<u64>,
 }
 
 /// A schema the model has loaded in this session.

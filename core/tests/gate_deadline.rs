@@ -45,7 +45,7 @@ fn world(ask_first: bool, timeout_ms: u64) -> (Runtime, String) {
     rt.register_values(&[tool], 0).expect("tool registers");
     let opts: SessionOptions = serde_json::from_value(json!({
         "dynamicDiscovery": true, "boundedCodeMode": true,
-        "codeLimits": {"timeoutMs": timeout_ms}, "approvalTimeoutMs": 5_000
+        "codeLimits": {"timeoutMs": timeout_ms}, "callbackTimeoutMs": 5_000
     }))
     .expect("options");
     let sid = rt.create_session(opts, &secret(3), 0).expect("session");
@@ -275,7 +275,7 @@ fn every_inner_wait_ends_by_the_deadline_and_nothing_runs_after_it() {
 #[test]
 fn top_level_waits_end_at_their_own_due_times() {
     let (mut rt, sid) = world(true, 200);
-    // An approval that never comes: the host's timer fires at approvalTimeoutMs.
+    // An approval that never comes: the host's timer fires at callbackTimeoutMs.
     let mut now = 10;
     let step = rt.start_call(&sid, "send_mail", json!({"to": "x"}), now);
     let slow = Slow {

@@ -77,7 +77,7 @@ impl World {
         rt.register_values(&tools, 0).expect("tools");
         let opts: SessionOptions = serde_json::from_value(json!({
             "dynamicDiscovery": true, "boundedCodeMode": true, "defaultTimeoutMs": 80,
-            "approvalTimeoutMs": 150, "codeLimits": {"timeoutMs": 100}
+            "callbackTimeoutMs": 150, "codeLimits": {"timeoutMs": 100}
         }))
         .expect("options");
         let sid = rt.create_session(opts, &secret(21), 0).expect("session");

@@ -1,7 +1,7 @@
 // Every wait is bounded (issue 16, hole 2): a bounded-code run's deadline
 // covers approval, hooks, execution and screening of its inner calls; nothing
 // starts after it; a call cut off is recorded as cut off and never executes
-// late. Top-level approvals, hooks and screens end at their own due times.
+// late. Top-level hooks, approvals and screens end at callbackTimeoutMs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { HolarynRuntime } from "holaryn";
@@ -119,8 +119,8 @@ test("activity records never say ok for a call that was cut off", async () => {
   assert.ok(inner.some((r) => r.outcome === "call.timed_out" && r.kind === "denial"));
 });
 
-test("a top-level approval that never resolves ends at approvalTimeoutMs; later calls work", async () => {
-  const { s } = setup({ approvalTimeoutMs: 80 });
+test("a top-level approval that never resolves ends at callbackTimeoutMs; later calls work", async () => {
+  const { s } = setup({ callbackTimeoutMs: 80 });
   let executed = 0;
   const o = await s.call("send_mail", { path: "x" }, {
     approve: () => new Promise(() => {}),
@@ -135,8 +135,8 @@ test("a top-level approval that never resolves ends at approvalTimeoutMs; later 
   assert.equal(executed, 1);
 });
 
-test("top-level hooks, execute and screen that never resolve settle at the call's timeout", async () => {
-  const { s } = setup({ defaultTimeoutMs: 60 });
+test("top-level hooks, execute and screen that never resolve settle (callbackTimeoutMs, the call's timeout)", async () => {
+  const { s } = setup({ defaultTimeoutMs: 60, callbackTimeoutMs: 60 });
   const never = () => new Promise(() => {});
   const cases = [
     [{ hook: never, execute: () => ({}) }, "hook_before"],
@@ -151,7 +151,7 @@ test("top-level hooks, execute and screen that never resolve settle at the call'
   }
 });
 
-test("approvalTimeoutMs is a typed session option (a bad value is refused)", () => {
+test("callbackTimeoutMs is a typed session option (a bad value is refused)", () => {
   const rt = new HolarynRuntime();
-  assert.throws(() => rt.createSession({ approvalTimeoutMs: "soon" }, secret(1)), { code: "session.invalid_options" });
+  assert.throws(() => rt.createSession({ callbackTimeoutMs: "soon" }, secret(1)), { code: "session.invalid_options" });
 });

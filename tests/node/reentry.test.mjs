@@ -138,7 +138,7 @@ test("an execute that recurses into session.call until the stack is exhausted st
 });
 
 test("callbacks that never resolve: every promise settles, the runtime stays usable", async () => {
-  const { rt, s } = setup({ approvalTimeoutMs: 50 });
+  const { rt, s } = setup({ callbackTimeoutMs: 100 });
   const never = () => new Promise(() => {});
   const outcomes = await Promise.all([
     s.call("read_file", { path: "a" }, { execute: never }),

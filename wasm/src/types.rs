@@ -46,8 +46,8 @@ export interface CodeLimits { maxCalls: number; timeoutMs: number; maxOutputByte
 export interface SessionOptions {
   dynamicDiscovery?: boolean; boundedCodeMode?: boolean; profileAllowedTools?: string[]; hiddenProviders?: string[];
   rules?: PolicyRules; projectPolicy?: PolicyFile; codeLimits?: Partial<CodeLimits>; defaultTimeoutMs?: number; maxOutputBytes?: number;
-  /** How long an approval may wait for the host, in ms (default 600000); then the call is cut off `timed_out`. */
-  approvalTimeoutMs?: number;
+  /** How long a hook, approval or screening may wait for the host, in ms (default 600000); then the call is cut off `timed_out`. */
+  callbackTimeoutMs?: number;
 }
 
 export interface Availability { state: AvailabilityState; code: string; reason: string; nextAction: string; scope?: PolicyScope | null; rule?: string | null; }

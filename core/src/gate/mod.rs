@@ -27,7 +27,7 @@ use crate::descriptor::ToolRole;
 use crate::error::Error;
 use crate::inspect::Resolved;
 use crate::runtime::Runtime;
-use crate::session::{DEFAULT_APPROVAL_TIMEOUT_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS};
+use crate::session::{DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS};
 use serde_json::Value;
 
 impl Runtime {
@@ -184,12 +184,12 @@ impl Runtime {
             .options
             .max_output_bytes
             .unwrap_or(DEFAULT_MAX_OUTPUT_BYTES);
-        st.approval_timeout_ms = session
+        st.callback_timeout_ms = session
             .options
-            .approval_timeout_ms
-            .unwrap_or(DEFAULT_APPROVAL_TIMEOUT_MS);
+            .callback_timeout_ms
+            .unwrap_or(DEFAULT_CALLBACK_TIMEOUT_MS);
         // 5. Hook `before` (every wait is bounded: see `CallState::wait_ms`).
-        st.begin_wait(st.timeout_ms, now_ms);
+        st.begin_wait(st.callback_timeout_ms, now_ms);
         GateStep::HookBefore(HookRequest::new(st, HookPhase::Before))
     }
 

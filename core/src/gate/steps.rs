@@ -75,8 +75,8 @@ pub struct CallState {
     pub(crate) tool: Option<Entry>,
     pub(crate) version: String,
     pub(crate) timeout_ms: u64,
-    /// How long an approval may wait (top-level calls; a run's deadline caps it).
-    pub(crate) approval_timeout_ms: u64,
+    /// How long a hook, approval or screening may wait (a run's deadline caps it).
+    pub(crate) callback_timeout_ms: u64,
     /// The bounded-code run's deadline (host ms) for an inner call.
     pub(crate) deadline_ms: Option<u64>,
     /// The current step's answer is due by this host time (see [`CallState::wait_ms`]).
@@ -116,7 +116,7 @@ impl CallState {
             tool: None,
             version: String::new(),
             timeout_ms: 0,
-            approval_timeout_ms: 0,
+            callback_timeout_ms: 0,
             deadline_ms: None,
             wait_until_ms: now_ms,
             max_output_bytes: 0,
@@ -361,7 +361,7 @@ impl CallState {
         if !asks {
             return self.execute(rt, now_ms);
         }
-        if !self.begin_wait(self.approval_timeout_ms, now_ms) {
+        if !self.begin_wait(self.callback_timeout_ms, now_ms) {
             return self.cut_off(rt, Stage::Approval, now_ms);
         }
         GateStep::Approval(ApprovalRequest { st: self })
@@ -603,7 +603,7 @@ impl ExecuteRequest {
             ExecAnswer::Ok { output } => {
                 st.output_bytes = output.to_string().len() as u64;
                 st.output = Some(output);
-                if !st.begin_wait(st.timeout_ms, now_ms) {
+                if !st.begin_wait(st.callback_timeout_ms, now_ms) {
                     return st.cut_off(rt, Stage::HookAfter, now_ms);
                 }
                 GateStep::HookAfter(HookRequest::new(st, HookPhase::After))
@@ -632,7 +632,7 @@ fn screen_or_finish(mut st: CallState, rt: &mut Runtime, now_ms: u64) -> GateSte
             now_ms,
         );
     }
-    if !st.begin_wait(st.timeout_ms, now_ms) {
+    if !st.begin_wait(st.callback_timeout_ms, now_ms) {
         return st.cut_off(rt, Stage::Screen, now_ms);
     }
     GateStep::Screen(ScreenRequest { st })
