@@ -222,3 +222,36 @@ async fn every_model_format_round_trips_export_call_dispatch_result() {
         );
     }
 }
+
+#[wasm_bindgen_test]
+fn a_listener_that_re_enters_on_every_event_works_without_nesting() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let rt = runtime();
+    let s = Rc::new(dynamic(&rt, 6));
+    let (heard, depth, deepest) = (
+        Rc::new(Cell::new(0u32)),
+        Rc::new(Cell::new(0u32)),
+        Rc::new(Cell::new(0u32)),
+    );
+    let listener = {
+        let (s, heard, depth, deepest) = (s.clone(), heard.clone(), depth.clone(), deepest.clone());
+        Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
+            heard.set(heard.get() + 1);
+            depth.set(depth.get() + 1);
+            deepest.set(deepest.get().max(depth.get()));
+            // Records a search: one more event for every event heard.
+            s.search(parse(r#"{"query":"file"}"#))
+                .expect("a re-entrant search works");
+            depth.set(depth.get() - 1);
+        })
+    };
+    let f: Function = listener.as_ref().unchecked_ref::<Function>().clone();
+    rt.add_event_listener(f.clone()).expect("listener added");
+    s.search(parse(r#"{"query":"read"}"#)).expect("search");
+    assert!(heard.get() > 1, "the feedback was delivered");
+    assert_eq!(deepest.get(), 1, "delivery never nests");
+    rt.remove_event_listener(f).expect("listener removed");
+    assert!(s.search(parse(r#"{"query":"read"}"#)).is_ok());
+    assert_eq!(rt.size().ok(), Some(2));
+}
