@@ -73,10 +73,32 @@ function settle(state, e) {
   return typed(e);
 }
 
+/**
+ * Stack the runtime may need below a call, in argument slots (8 bytes each,
+ * 32 KiB; probing costs a few microseconds). A call made with less left (a
+ * host deep in its own recursion) is refused typed before it enters the wasm:
+ * a stack overflow inside the wasm would abandon Rust frames mid-step and
+ * leave the runtime's state borrowed for good.
+ */
+const HEADROOM = new Array(4096).fill(0);
+const noop = () => {};
+
+function stackError() {
+  return new HolarynError(
+    "not enough JavaScript stack left to enter the runtime safely (the caller is deep in a recursion); nothing was changed",
+    "runtime.stack_exhausted",
+  );
+}
+
 /** Wrap one function so sync throws and Promise rejections come out typed. */
 function wrapFn(fn, state) {
   return function (...args) {
     if (state.failure !== null) throw failedError(state);
+    try {
+      Reflect.apply(noop, undefined, HEADROOM);
+    } catch {
+      throw stackError();
+    }
     let result;
     try {
       result = fn.apply(this, args);

@@ -79,6 +79,9 @@ pub enum ErrorCode {
     /// The WebAssembly instance trapped earlier; every later call fails with this.
     #[serde(rename = "runtime.failed")]
     RuntimeFailed,
+    /// Too little JavaScript stack was left to enter the runtime safely; nothing was changed.
+    #[serde(rename = "runtime.stack_exhausted")]
+    RuntimeStackExhausted,
 }
 
 impl ErrorCode {
@@ -107,6 +110,7 @@ impl ErrorCode {
             ErrorCode::ProtocolInvalidResume => "protocol.invalid_resume",
             ErrorCode::RuntimeBusy => "runtime.busy",
             ErrorCode::RuntimeFailed => "runtime.failed",
+            ErrorCode::RuntimeStackExhausted => "runtime.stack_exhausted",
         }
     }
 }

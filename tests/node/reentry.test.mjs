@@ -183,3 +183,24 @@ test("the AbortSignal still cancels a waiting approval", async () => {
   assert.equal(o.status, "cancelled");
   await stillUsable(rt, s);
 });
+
+test("a host recursing to stack exhaustion while calling the runtime leaves it usable", async () => {
+  const { rt, s } = setup();
+  const seen = new Set();
+  function dive(depth) {
+    try {
+      dive(depth + 1);
+    } catch {}
+    try {
+      s.search({ query: "read a file" });
+      rt.registerTools([native(`deep_${depth % 7}`, `Depth ${depth}`)]);
+      s.inspect({ name: "read_file" });
+    } catch (e) {
+      // Either refused typed before entering, or the engine's own RangeError outside the runtime.
+      seen.add(e instanceof HolarynError ? e.code : e.name);
+    }
+  }
+  for (let i = 0; i < 2; i++) dive(0);
+  for (const what of seen) assert.ok(["runtime.stack_exhausted", "RangeError"].includes(what), what);
+  await stillUsable(rt, s);
+});
