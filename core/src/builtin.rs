@@ -192,6 +192,7 @@ pub fn code_tool_entry() -> Entry {
         timeout_ms: Some(30_000),
         role: ToolRole::CodeMode,
         usage: None,
+        schema_missing: false,
         version: String::new(),
     };
     d.version = tool_version(&d);

@@ -201,6 +201,8 @@ pub struct CapabilityRow {
     pub asks_first: bool,
     /// Labelled "ambient process access" (legacy `run_tool_script`).
     pub ambient_process_access: bool,
+    /// The tool declared no input schema, so it takes any object.
+    pub schema_missing: bool,
 }
 
 fn bad_input(msg: impl Into<String>, field: &str) -> Error {

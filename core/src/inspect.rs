@@ -140,6 +140,17 @@ impl Runtime {
             self.record(rec, now_ms);
             return Ok(out);
         }
+        // The validator is compiled here at the latest (registration only
+        // checks schemas structurally); one that does not compile is refused.
+        if let Err(why) = entry.validator.get(&tool.input_schema) {
+            return Err(crate::validate::uncompilable(
+                &tool.name,
+                crate::schema_check::Uncompilable {
+                    pointer: String::new(),
+                    message: format!("the tool's input schema cannot be compiled: {why}"),
+                },
+            ));
+        }
         let session = self
             .sessions
             .get_mut(sid)
@@ -263,6 +274,7 @@ impl Runtime {
                     provenance,
                     asks_first: t.asks_first(),
                     ambient_process_access: t.role == ToolRole::LegacyScript,
+                    schema_missing: t.schema_missing,
                 }
             })
             .collect();
