@@ -12,7 +12,7 @@
 //! never changed silently.
 
 use crate::gate::ArgError;
-use serde_json::Value;
+use serde_json::{Number, Value};
 use std::borrow::Cow;
 
 const OPEN: char = '\u{FDD0}';
@@ -107,6 +107,16 @@ fn long_integer(text: &str, i: usize) -> (usize, Option<String>) {
     }
 }
 
+/// True when a JavaScript number (an f64) holds `n` exactly.
+pub fn exact_in_js(n: &Number) -> bool {
+    match (n.as_u64(), n.as_i64()) {
+        // `u64::MAX as f64` is 2^64, which saturates back to `u64::MAX`.
+        (Some(u), _) => (u as f64) as u64 == u && u != u64::MAX,
+        (None, Some(i)) => (i as f64) as i64 == i,
+        _ => true,
+    }
+}
+
 /// The first value in `args` the runtime cannot pass on unchanged, with its pointer.
 pub fn unrepresentable(args: &Value) -> Option<ArgError> {
     find(args, &mut String::new())
@@ -115,19 +125,12 @@ pub fn unrepresentable(args: &Value) -> Option<ArgError> {
 fn find(v: &Value, at: &mut String) -> Option<ArgError> {
     match v {
         Value::String(s) => marker_error(s, at),
-        Value::Number(n) => {
-            let exact = match (n.as_u64(), n.as_i64()) {
-                (Some(u), _) => (u as f64) as u64 == u && u != u64::MAX,
-                (None, Some(i)) => (i as f64) as i64 == i,
-                _ => true,
-            };
-            (!exact).then(|| ArgError {
+        Value::Number(n) => (!exact_in_js(n)).then(|| ArgError {
                 pointer: at.clone(),
                 message: format!(
                     "the integer {n} cannot be passed on exactly: beyond 2^53 a JavaScript number rounds it; send it as a string"
                 ),
-            })
-        }
+            }),
         Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
             let len = at.len();
             at.push_str(&format!("/{i}"));
