@@ -18,7 +18,7 @@
 //! inspect is reported as `descriptor.invalid_schema` there too, never as
 //! `args.invalid`.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
@@ -69,10 +69,11 @@ pub struct Uncompilable {
 pub fn check_compilable(schema: &Value) -> Result<(), Uncompilable> {
     let mut walk = Walk {
         root: schema,
+        path: Vec::new(),
         seen: BTreeSet::new(),
         unusual: None,
     };
-    walk.schema(schema, "", true)?;
+    walk.schema(schema, true)?;
     match walk.unusual {
         // The exact compiler rarely names a place; the first reference the
         // walk could not decide is where to look.
@@ -96,92 +97,133 @@ pub fn compile(schema: &Value) -> Result<(), Uncompilable> {
         })
 }
 
+/// One step of the JSON pointer to where the walk is (built only on error).
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    /// An object key (escaped when printed).
+    Key(&'a str),
+    /// An array index.
+    Index(usize),
+    /// Pointer text that is already escaped (a `$ref` target).
+    Raw(&'a str),
+}
+
 struct Walk<'a> {
     root: &'a Value,
-    seen: BTreeSet<String>,
+    path: Vec<Seg<'a>>,
+    seen: BTreeSet<&'a str>,
     /// Where the first thing the walk cannot decide is.
     unusual: Option<String>,
 }
 
 impl<'a> Walk<'a> {
-    fn schema(&mut self, s: &'a Value, at: &str, is_root: bool) -> Result<(), Uncompilable> {
+    /// The JSON pointer of the current place plus `last`.
+    fn pointer(&self, last: &[&str]) -> String {
+        let mut out = String::new();
+        for seg in &self.path {
+            out.push('/');
+            match seg {
+                Seg::Key(k) => out.push_str(&escape(k)),
+                Seg::Index(i) => out.push_str(&i.to_string()),
+                Seg::Raw(r) => {
+                    out.pop();
+                    out.push_str(r);
+                }
+            }
+        }
+        for k in last {
+            out.push('/');
+            out.push_str(&escape(k));
+        }
+        out
+    }
+
+    /// One pass over a schema object's keywords (no map lookups: a walk of
+    /// tens of thousands of schemas must stay cheap).
+    fn schema(&mut self, s: &'a Value, is_root: bool) -> Result<(), Uncompilable> {
         let Value::Object(obj) = s else {
             return Ok(());
         };
-        if !is_root && (obj.get("$id").is_some_and(Value::is_string)) {
-            self.undecided(format!("{at}/$id"));
-        }
-        for key in ["$dynamicRef", "$recursiveRef"] {
-            if obj.contains_key(key) {
-                self.undecided(format!("{at}/{key}"));
-            }
-        }
-        if let Some(Value::String(p)) = obj.get("pattern") {
-            check_pattern(p).map_err(|m| bad(format!("{at}/pattern"), m))?;
-        }
-        if let Some(Value::Object(pp)) = obj.get("patternProperties") {
-            for key in pp.keys() {
-                check_pattern(key)
-                    .map_err(|m| bad(format!("{at}/patternProperties/{}", escape(key)), m))?;
-            }
-        }
-        if let Some(Value::String(r)) = obj.get("$ref") {
-            self.reference(r, &format!("{at}/$ref"))?;
-        }
-        self.children(obj, at)
-    }
-
-    fn children(&mut self, obj: &'a Map<String, Value>, at: &str) -> Result<(), Uncompilable> {
         for (key, value) in obj {
-            let here = format!("{at}/{}", escape(key));
             let k = key.as_str();
-            match value {
-                Value::Array(items) if MANY.contains(&k) => {
-                    for (i, item) in items.iter().enumerate() {
-                        self.schema(item, &format!("{here}/{i}"), false)?;
-                    }
+            match (k, value) {
+                ("$id", Value::String(_)) if !is_root => self.undecided(&[k]),
+                ("$dynamicRef" | "$recursiveRef", _) => self.undecided(&[k]),
+                ("pattern", Value::String(p)) => {
+                    check_pattern(p).map_err(|m| bad(self.pointer(&[k]), m))?;
                 }
-                Value::Object(map) if MAP.contains(&k) => {
-                    for (name, sub) in map {
-                        self.schema(sub, &format!("{here}/{}", escape(name)), false)?;
-                    }
+                ("$ref", Value::String(r)) => self.reference(r)?,
+                (_, Value::Array(items)) if MANY.contains(&k) => {
+                    self.path.push(Seg::Key(k));
+                    let r = items.iter().enumerate().try_for_each(|(i, item)| {
+                        self.path.push(Seg::Index(i));
+                        let r = self.schema(item, false);
+                        self.path.pop();
+                        r
+                    });
+                    self.path.pop();
+                    r?;
                 }
-                Value::Object(_) if ONE.contains(&k) => self.schema(value, &here, false)?,
+                (_, Value::Object(map)) if MAP.contains(&k) => {
+                    self.path.push(Seg::Key(k));
+                    let r = map.iter().try_for_each(|(name, sub)| {
+                        if k == "patternProperties" {
+                            check_pattern(name).map_err(|m| bad(self.pointer(&[name]), m))?;
+                        }
+                        self.path.push(Seg::Key(name));
+                        let r = self.schema(sub, false);
+                        self.path.pop();
+                        r
+                    });
+                    self.path.pop();
+                    r?;
+                }
+                (_, Value::Object(_)) if ONE.contains(&k) => {
+                    self.path.push(Seg::Key(k));
+                    let r = self.schema(value, false);
+                    self.path.pop();
+                    r?;
+                }
                 _ => {}
             }
         }
         Ok(())
     }
 
-    fn undecided(&mut self, at: String) {
-        self.unusual.get_or_insert(at);
+    fn undecided(&mut self, last: &[&str]) {
+        if self.unusual.is_none() {
+            self.unusual = Some(self.pointer(last));
+        }
     }
 
     /// A `$ref`: a plain local pointer is resolved here, anything else compiled.
-    fn reference(&mut self, r: &str, at: &str) -> Result<(), Uncompilable> {
+    fn reference(&mut self, r: &'a str) -> Result<(), Uncompilable> {
         let Some(fragment) = r.strip_prefix('#') else {
-            self.undecided(at.to_string());
+            self.undecided(&["$ref"]);
             return Ok(());
         };
         if !(fragment.is_empty() || fragment.starts_with('/')) || fragment.contains('%') {
-            self.undecided(at.to_string());
+            self.undecided(&["$ref"]);
             return Ok(());
         }
-        let target = self.root.pointer(fragment);
-        match target {
+        match self.root.pointer(fragment) {
             Some(t @ Value::Object(_)) => {
-                if self.seen.insert(fragment.to_string()) {
-                    self.schema(t, fragment, false)?;
+                if self.seen.insert(fragment) {
+                    // Walk the target where it is, then come back.
+                    let here = std::mem::replace(&mut self.path, vec![Seg::Raw(fragment)]);
+                    let r = self.schema(t, false);
+                    self.path = here;
+                    r?;
                 }
                 Ok(())
             }
             Some(Value::Bool(_)) => Ok(()),
             Some(_) => Err(bad(
-                at.to_string(),
+                self.pointer(&["$ref"]),
                 format!("`$ref` target `{r}` is not a schema (an object or a boolean)"),
             )),
             None => Err(bad(
-                at.to_string(),
+                self.pointer(&["$ref"]),
                 format!("`$ref` target `{r}` does not exist in this schema"),
             )),
         }

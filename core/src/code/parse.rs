@@ -17,14 +17,17 @@
 //!    turns away programs that could not fit in `maxNodes` anyway, and it
 //!    bounds the parser's work and nesting depth before any tree is built.
 //!    An f-string token is `code.forbidden` here already: its `{…}` parts
-//!    would be parsed as nested expressions the guard cannot see. So is a
-//!    named Unicode escape (`\N{…}`), at its backslash: the name table is
-//!    not shipped (see `vendor/unicode_names2`).
+//!    would be parsed as nested expressions the guard cannot see. String
+//!    escapes are checked here, at their backslash ([`super::escapes`]:
+//!    bad `\x`/`\u`/`\U` digits, named escapes, lone surrogates).
 //!    An unterminated string is `code.syntax` here too, at its opening
 //!    quote (or prefix): the lexer only notices it at the end of the line
-//!    or input.
-//! 3. **Parse** with `rustpython-parser` — a failure is `code.syntax` at the
-//!    offset the parser reports.
+//!    or input. Any other lexical error is remembered at its exact offset
+//!    (the lexer reports most one character past the culprit, a bad number
+//!    at its end, an indentation error after the indentation).
+//! 3. **Parse** with `rustpython-parser` (escaped surrogate pairs joined
+//!    first, offsets unchanged) — a failure is `code.syntax` at the offset
+//!    the parser reports, or for a lexical error the guard's exact one.
 //! 4. **Check** — one pre-order walk in source order; see
 //!    [`crate::code::check`] for what counts as a node.
 
