@@ -209,7 +209,14 @@ fn bad_input(msg: impl Into<String>, field: &str) -> Error {
     Error::new(ErrorCode::InputInvalid, msg).with_field(field)
 }
 
-fn parse_input<T: serde::de::DeserializeOwned>(tool: &str, input: &Value) -> Result<T> {
+/// A discovery tool's input; a value the runtime cannot represent (a lone
+/// surrogate from JavaScript) is `input.invalid` with its pointer.
+pub(crate) fn parse_input<T: serde::de::DeserializeOwned>(tool: &str, input: &Value) -> Result<T> {
+    if let Some(e) = crate::args::unrepresentable(input) {
+        return Err(Error::new(ErrorCode::InputInvalid, e.message)
+            .with_tool(tool)
+            .with_pointer(e.pointer));
+    }
     serde_json::from_value(input.clone()).map_err(|e| {
         Error::new(
             ErrorCode::InputInvalid,

@@ -86,13 +86,7 @@ impl Runtime {
 
     /// `tool_inspect`: one exact name, alias or handle.
     pub fn tool_inspect(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<InspectOutput> {
-        let input: InspectInput = serde_json::from_value(input.clone()).map_err(|e| {
-            Error::new(
-                ErrorCode::InputInvalid,
-                format!("invalid tool_inspect input: {e}"),
-            )
-            .with_tool("tool_inspect")
-        })?;
+        let input: InspectInput = crate::discovery::parse_input("tool_inspect", input)?;
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let (entry, _) = self.resolve_for(session, &input.name)?;
         let tool = entry.descriptor.clone();

@@ -213,3 +213,32 @@ fn escaped_surrogate_pairs_are_joined_in_bounded_code() {
     );
     assert_eq!((s[1].line(), s[1].column()), (2, 1), "positions unchanged");
 }
+
+#[test]
+fn discovery_inputs_the_runtime_cannot_represent_are_input_invalid_with_their_pointer() {
+    let mut rt = Runtime::new();
+    rt.register_values(&[tool("t", Some(json!({"type": "object"})))], 0)
+        .expect("registers");
+    let opts = SessionOptions {
+        dynamic_discovery: true,
+        ..SessionOptions::default()
+    };
+    let sid = rt.create_session(opts, &secret(4), 0).expect("session");
+    let marked = |text: &str| -> Value {
+        serde_json::from_str(&holaryn_core::args::mark_json_text(text)).expect("parses")
+    };
+    let err = rt
+        .tool_search(&sid, &marked(r#"{"query": "files \ud800"}"#), 1)
+        .expect_err("refused");
+    assert_eq!(
+        (err.code, err.pointer.as_deref()),
+        (ErrorCode::InputInvalid, Some("/query"))
+    );
+    let err = rt
+        .tool_inspect(&sid, &marked(r#"{"name": "\udfff"}"#), 1)
+        .expect_err("refused");
+    assert_eq!(
+        (err.code, err.pointer.as_deref()),
+        (ErrorCode::InputInvalid, Some("/name"))
+    );
+}

@@ -81,6 +81,9 @@ test("a lone surrogate in arguments is a refused call with its pointer, never a 
     assert.match(JSON.stringify(r), /args\.invalid/, args);
     assert.match(JSON.stringify(r), /\\"\/q\\"|"\/q"/, args);
   }
+  const { s: dynamic } = session([tool("t", { type: "object" })], { dynamicDiscovery: true });
+  const search = await dynamic.dispatch("tool_search", { query: "files \ud800" });
+  assert.deepEqual([search.isError, search.content.error.code, search.content.error.pointer], [true, "input.invalid", "/query"]);
   // A well-formed pair passes.
   assert.equal((await s.call("t", { q: "\ud83d\ude00" }, host)).status, "ok");
   assert.equal(executed, 1);
