@@ -36,7 +36,13 @@ export function renderTable(rows, { state = "", source = "", text = "" } = {}) {
       h(
         "tr",
         { "data-tool": r.name, "data-state": r.availability.state },
-        h("th", { scope: "row" }, h("code", {}, r.name), r.title && r.title !== r.name ? h("div", { class: "sub" }, r.title) : null),
+        h(
+          "th",
+          { scope: "row" },
+          h("code", {}, r.name),
+          r.title && r.title !== r.name ? h("div", { class: "sub" }, r.title) : null,
+          r.schemaMissing ? h("div", { class: "sub schema-missing" }, "no input schema: takes any object") : null,
+        ),
         h("td", {}, r.source),
         h("td", { title: r.provider }, r.providerName || r.provider),
         h("td", { class: "state-cell" }, stateBadge(r.availability.state)),

@@ -159,8 +159,7 @@ pub fn code_tool_entry() -> Entry {
         "properties": {
             "code": {
                 "type": "string",
-                "maxLength": 16384,
-                "description": "A short program: lines `name = call(\"toolh_…\", {...})` or `call(\"toolh_…\", {...})`, using handles from tool_inspect. Literals and earlier names only."
+                "description": "A short program: lines `name = call(\"toolh_…\", {...})` or `call(\"toolh_…\", {...})`, using handles from tool_inspect. Literals and earlier names only; at most 16 KiB."
             }
         },
         "required": ["code"],
@@ -192,6 +191,7 @@ pub fn code_tool_entry() -> Entry {
         timeout_ms: Some(30_000),
         role: ToolRole::CodeMode,
         usage: None,
+        schema_missing: false,
         version: String::new(),
     };
     d.version = tool_version(&d);

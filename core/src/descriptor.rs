@@ -261,6 +261,10 @@ pub struct ToolDescriptor {
     pub usage: Option<String>,
     /// `sha256:` digest of the canonical input schema.
     pub schema_hash: String,
+    /// True when the host gave no (or a `null`) input schema and the runtime
+    /// put in `{"type": "object", "properties": {}}` (any object).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub schema_missing: bool,
     /// `sha256:` digest of the descriptor's versioned content.
     pub version: String,
 }

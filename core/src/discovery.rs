@@ -201,13 +201,22 @@ pub struct CapabilityRow {
     pub asks_first: bool,
     /// Labelled "ambient process access" (legacy `run_tool_script`).
     pub ambient_process_access: bool,
+    /// The tool declared no input schema, so it takes any object.
+    pub schema_missing: bool,
 }
 
 fn bad_input(msg: impl Into<String>, field: &str) -> Error {
     Error::new(ErrorCode::InputInvalid, msg).with_field(field)
 }
 
-fn parse_input<T: serde::de::DeserializeOwned>(tool: &str, input: &Value) -> Result<T> {
+/// A discovery tool's input; a value the runtime cannot represent (a lone
+/// surrogate from JavaScript) is `input.invalid` with its pointer.
+pub(crate) fn parse_input<T: serde::de::DeserializeOwned>(tool: &str, input: &Value) -> Result<T> {
+    if let Some(e) = crate::args::unrepresentable(input) {
+        return Err(Error::new(ErrorCode::InputInvalid, e.message)
+            .with_tool(tool)
+            .with_pointer(e.pointer));
+    }
     serde_json::from_value(input.clone()).map_err(|e| {
         Error::new(
             ErrorCode::InputInvalid,

@@ -139,7 +139,9 @@ fn json_args(text: &str) -> Result<Value> {
     if text.trim().is_empty() {
         return Ok(json!({}));
     }
-    serde_json::from_str(text).map_err(|e| bad(&format!("tool call `arguments` is not JSON: {e}")))
+    // Lone surrogates and over-long integers become markers the gate refuses.
+    serde_json::from_str(&crate::args::mark_json_text(text))
+        .map_err(|e| bad(&format!("tool call `arguments` is not JSON: {e}")))
 }
 
 /// Parse one provider-shaped tool call.

@@ -86,13 +86,7 @@ impl Runtime {
 
     /// `tool_inspect`: one exact name, alias or handle.
     pub fn tool_inspect(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<InspectOutput> {
-        let input: InspectInput = serde_json::from_value(input.clone()).map_err(|e| {
-            Error::new(
-                ErrorCode::InputInvalid,
-                format!("invalid tool_inspect input: {e}"),
-            )
-            .with_tool("tool_inspect")
-        })?;
+        let input: InspectInput = crate::discovery::parse_input("tool_inspect", input)?;
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let (entry, _) = self.resolve_for(session, &input.name)?;
         let tool = entry.descriptor.clone();
@@ -139,6 +133,17 @@ impl Runtime {
             .tool(&tool);
             self.record(rec, now_ms);
             return Ok(out);
+        }
+        // The validator is compiled here at the latest (registration only
+        // checks schemas structurally); one that does not compile is refused.
+        if let Err(why) = entry.validator.get(&tool.input_schema) {
+            return Err(crate::validate::uncompilable(
+                &tool.name,
+                crate::schema_check::Uncompilable {
+                    pointer: String::new(),
+                    message: format!("the tool's input schema cannot be compiled: {why}"),
+                },
+            ));
         }
         let session = self
             .sessions
@@ -263,6 +268,7 @@ impl Runtime {
                     provenance,
                     asks_first: t.asks_first(),
                     ambient_process_access: t.role == ToolRole::LegacyScript,
+                    schema_missing: t.schema_missing,
                 }
             })
             .collect();

@@ -13,6 +13,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod activity;
+pub mod args;
 pub mod availability;
 pub mod builtin;
 pub mod catalog;
@@ -29,6 +30,7 @@ pub mod inspect;
 pub mod policy;
 pub mod registry;
 pub mod runtime;
+pub mod schema_check;
 pub mod search;
 pub mod session;
 pub mod validate;

@@ -69,6 +69,8 @@ pub struct Runtime {
     pub(crate) events: Vec<Event>,
     pub(crate) code_tool: Entry,
     pub(crate) catalog: Option<Catalog>,
+    /// Refuse tools registered without an input schema (host option).
+    pub(crate) require_input_schema: bool,
 }
 
 impl Default for Runtime {
@@ -87,7 +89,14 @@ impl Runtime {
             events: Vec::new(),
             code_tool: code_tool_entry(),
             catalog: None,
+            require_input_schema: false,
         }
+    }
+
+    /// Refuse (with `descriptor.invalid_schema`) tools registered from now on
+    /// without an input schema, instead of letting them take any object.
+    pub fn set_require_input_schema(&mut self, on: bool) {
+        self.require_input_schema = on;
     }
 
     /// The registry (read-only; mutate through the runtime).
@@ -117,6 +126,11 @@ impl Runtime {
 
     /// Apply a registry update atomically and propagate the change.
     pub fn update(&mut self, update: Update, now_ms: u64) -> Result<Option<RegistryChange>> {
+        if self.require_input_schema {
+            for spec in &update.upsert {
+                crate::validate::require_input_schema(spec)?;
+            }
+        }
         let change = self.registry.apply(update)?;
         if let Some(c) = &change {
             self.propagate(c, now_ms);

@@ -144,6 +144,53 @@ pub fn check_schema(tool: &str, field: &str, schema: &Value, metas: &MetaCache) 
     Ok(())
 }
 
+/// MCP arguments are always a JSON object: a root `type`, when present,
+/// must be (or include) `"object"`.
+fn check_input_root(tool: &str, schema: &Value) -> Result<()> {
+    let allows_object = match schema.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+        Some(_) => false,
+    };
+    if allows_object {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::DescriptorInvalidSchema,
+        "a tool's input schema must have `type: \"object\"`: arguments are always a JSON object",
+    )
+    .with_tool(tool)
+    .with_field("inputSchema")
+    .with_pointer("/type"))
+}
+
+/// An input schema that cannot be compiled, as `descriptor.invalid_schema`.
+pub fn uncompilable(tool: &str, u: crate::schema_check::Uncompilable) -> Error {
+    let e = Error::new(ErrorCode::DescriptorInvalidSchema, u.message)
+        .with_tool(tool)
+        .with_field("inputSchema")
+        .with_next_action("ask the tool's provider to fix its input schema");
+    if u.pointer.is_empty() {
+        e
+    } else {
+        e.with_pointer(u.pointer)
+    }
+}
+
+/// Refuse a tool without an input schema when the host requires one.
+pub fn require_input_schema(spec: &ToolSpec) -> Result<()> {
+    if spec.input_schema.is_some() {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::DescriptorInvalidSchema,
+        "the tool declares no input schema, and this runtime requires one (`requireInputSchema`)",
+    )
+    .with_tool(&spec.name)
+    .with_field("inputSchema"))
+}
+
 /// The JSON type name of a value, for messages.
 pub fn kind_of(v: &Value) -> &'static str {
     match v {
@@ -222,10 +269,13 @@ pub fn normalise(spec: ToolSpec, metas: &MetaCache) -> Result<(ToolDescriptor, S
     }
     aliases.sort();
     aliases.dedup();
+    let schema_missing = spec.input_schema.is_none();
     let input_schema = spec
         .input_schema
         .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
     check_schema(&tool, "inputSchema", &input_schema, metas)?;
+    check_input_root(&tool, &input_schema)?;
+    crate::schema_check::check_compilable(&input_schema).map_err(|u| uncompilable(&tool, u))?;
     if let Some(out) = &spec.output_schema {
         check_schema(&tool, "outputSchema", out, metas)?;
     }
@@ -287,6 +337,7 @@ pub fn normalise(spec: ToolSpec, metas: &MetaCache) -> Result<(ToolDescriptor, S
         role,
         usage: spec.usage,
         schema_hash,
+        schema_missing,
         version: String::new(),
     };
     desc.version = tool_version(&desc);
@@ -296,7 +347,7 @@ pub fn normalise(spec: ToolSpec, metas: &MetaCache) -> Result<(ToolDescriptor, S
 /// The per-tool version: digest of every versioned field.
 pub fn tool_version(d: &ToolDescriptor) -> String {
     let output_hash = d.output_schema.as_ref().map(json_digest);
-    json_digest(&json!({
+    let mut fields = json!({
         "name": d.name,
         "localName": d.local_name,
         "title": d.title,
@@ -315,5 +366,10 @@ pub fn tool_version(d: &ToolDescriptor) -> String {
         "timeoutMs": d.timeout_ms,
         "role": d.role,
         "usage": d.usage,
-    }))
+    });
+    if d.schema_missing {
+        // Only when set, so versions of tools with a schema stay as they were.
+        fields["schemaMissing"] = Value::Bool(true);
+    }
+    json_digest(&fields)
 }

@@ -127,7 +127,7 @@ fn literals_map_to_json() {
         "# a comment line\n",
         "\n",
         "a = call('toolh_x', {\"s\": 'single', \"cat\": \"a\" \"b\", \"n\": 3, \"neg\": -5, \"f\": 2.5,\n",
-        "    \"nf\": -0.5, \"t\": True, \"no\": False, \"none\": None, \"big\": 18446744073709551615,\n",
+        "    \"nf\": -0.5, \"t\": True, \"no\": False, \"none\": None, \"big\": 9007199254740992,\n",
         "    \"min\": -9223372036854775808, \"list\": [1, [2, {}], []], \"d\": {\"é😀\": \"ü\"}})\n",
         "call(\"toolh_y\")  # default args\n",
         "call(\"toolh_z\", a)\n",
@@ -138,7 +138,7 @@ fn literals_map_to_json() {
         s[0].args(),
         &Template::Literal(json!({
             "s": "single", "cat": "ab", "n": 3, "neg": -5, "f": 2.5, "nf": -0.5, "t": true,
-            "no": false, "none": null, "big": 18446744073709551615u64,
+            "no": false, "none": null, "big": 9007199254740992u64,
             "min": i64::MIN, "list": [1, [2, {}], []], "d": {"é😀": "ü"}
         }))
     );

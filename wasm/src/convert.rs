@@ -26,6 +26,15 @@ pub fn json(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     from_js(value, what)
 }
 
+/// Call arguments (or a whole model tool call) as `serde_json::Value`; lone
+/// surrogates and over-long integers become markers the gate refuses with
+/// their pointer (see `holaryn_core::args`), so such input never throws.
+pub fn json_marked(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
+    let text = stringify(&value, what)?;
+    let text = holaryn_core::args::mark_json_text(&text);
+    serde_json::from_str(&text).map_err(|e| crate::errors::input(format!("invalid {what}: {e}")))
+}
+
 fn stringify(value: &JsValue, what: &str) -> Result<String, JsValue> {
     if value.is_undefined() {
         return Ok("null".into());

@@ -28,6 +28,8 @@ pub struct HolarynRuntime {
 struct RuntimeOptions {
     #[serde(default)]
     activity_capacity: Option<usize>,
+    #[serde(default)]
+    require_input_schema: bool,
 }
 
 #[derive(Deserialize, Default)]
@@ -89,7 +91,9 @@ fn random_secret() -> Result<Vec<u8>, JsValue> {
 impl HolarynRuntime {
     /// A new, empty runtime.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<HolarynRuntime, JsValue> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "RuntimeOptions | undefined")] options: JsValue,
+    ) -> Result<HolarynRuntime, JsValue> {
         let opts: RuntimeOptions = if options.is_undefined() || options.is_null() {
             RuntimeOptions::default()
         } else {
@@ -99,6 +103,7 @@ impl HolarynRuntime {
         if let Some(c) = opts.activity_capacity {
             rt.set_activity_capacity(c);
         }
+        rt.set_require_input_schema(opts.require_input_schema);
         Ok(HolarynRuntime {
             shared: Rc::new(Shared::new(rt)),
         })

@@ -1,7 +1,7 @@
 //! `HolarynSession`: one agent conversation — discovery tools, gated calls,
 //! bounded code, footprints and the Capability Center table.
 
-use crate::convert::{from_js, json, to_js};
+use crate::convert::{from_js, json, json_marked, to_js};
 use crate::driver::drive;
 use crate::errors::js;
 use crate::host::Host;
@@ -268,7 +268,7 @@ impl HolarynSession {
         #[wasm_bindgen(unchecked_param_type = "Host | undefined")] host: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
         let format: Format = from_js(format, "format")?;
-        let call = json(call, "tool call")?;
+        let call = json_marked(call, "tool call")?;
         let parsed = js(formats::parse_call(format, &call))?;
         let names = {
             let exported = self.shared.core_ref()?.export_tools(&self.id, format);
@@ -306,7 +306,7 @@ fn call_args(args: JsValue) -> Result<Value, JsValue> {
     if args.is_undefined() {
         Ok(json!({}))
     } else {
-        json(args, "arguments")
+        json_marked(args, "arguments")
     }
 }
 

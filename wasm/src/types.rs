@@ -6,7 +6,8 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-export type JsonSchema = { [key: string]: JsonValue } | boolean;
+/** A root schema (`inputSchema`, `outputSchema`) is always an object; boolean subschemas (`additionalProperties: false`) live inside it. */
+export type JsonSchema = { [key: string]: JsonValue };
 export type Source = "native" | "mcp" | "skill" | "slash_command" | "browser" | "extension" | "connected_app";
 export type Trust = "builtin" | "trusted" | "untrusted";
 export type Visibility = "model_visible" | "hidden";
@@ -23,7 +24,7 @@ export interface Annotations { readOnlyHint?: boolean; destructiveHint?: boolean
 /** A tool as a host supplies it. */
 export interface ToolSpec {
   name: string; title?: string; description?: string; aliases?: string[]; source: Source; provider: Provider;
-  localName?: string; trust?: Trust; permissions?: string[]; inputSchema?: JsonSchema; outputSchema?: JsonSchema;
+  localName?: string; trust?: Trust; permissions?: string[]; inputSchema?: JsonSchema | null; outputSchema?: JsonSchema;
   annotations?: Annotations; visibility?: Visibility; invokability?: Invokability; approval?: ApprovalMode;
   timeoutMs?: number; role?: ToolRole; usage?: string;
 }
@@ -35,8 +36,12 @@ export interface ToolDescriptor {
   trust: Trust; permissions: string[]; inputSchema: JsonSchema; outputSchema?: JsonSchema; annotations: Annotations;
   visibility: Visibility; invokability: Invokability; approval: ApprovalMode; timeoutMs?: number; role: ToolRole;
   usage?: string; schemaHash: string; version: string;
+  /** Set when the host gave no (or a `null`) `inputSchema`: the tool takes any object. */
+  schemaMissing?: boolean;
 }
 
+/** `requireInputSchema`: refuse tools without an `inputSchema` (`descriptor.invalid_schema`) instead of letting them take any object. */
+export interface RuntimeOptions { activityCapacity?: number; requireInputSchema?: boolean; }
 export interface RegistryChange { oldVersion: string; newVersion: string; added: string[]; removed: string[]; changed: string[]; }
 export interface CatalogOptions { providerId?: string; qualifyNames?: boolean; source?: Source; trust?: Trust; }
 
@@ -72,6 +77,7 @@ export interface PolicyWarning { scope: PolicyScope; entry: string; pointer: str
 export interface CapabilityRow {
   name: string; title: string; source: Source; provider: string; providerName: string; availability: Availability;
   permissions: string[]; trust: Trust; provenance: string; asksFirst: boolean; ambientProcessAccess: boolean;
+  schemaMissing: boolean;
 }
 
 export type CallPath = "direct" | "alias" | "handle" | "legacy_script" | "code";

@@ -454,13 +454,22 @@ impl<'a> Checker<'a> {
                 } else {
                     u64::try_from(i).ok().map(Number::from)
                 };
-                number.map(Value::Number).ok_or_else(|| {
+                let number = number.ok_or_else(|| {
                     self.forbidden(
                         "integer literal out of range",
                         "integers must fit in 64 bits",
                         at,
                     )
-                })
+                })?;
+                // A JavaScript host would receive it rounded: never change a value silently.
+                if !crate::args::exact_in_js(&number) {
+                    return Err(self.forbidden(
+                        "integer literal beyond 2^53",
+                        "a JavaScript number cannot hold it exactly; write it as a string",
+                        at,
+                    ));
+                }
+                Ok(Value::Number(number))
             }
             Constant::Float(f) => {
                 let f = if negate { -*f } else { *f };

@@ -60,6 +60,7 @@
 
 pub mod check;
 mod constructs;
+mod escapes;
 pub mod limits;
 pub mod machine;
 pub mod outcome;

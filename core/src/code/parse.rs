@@ -17,25 +17,30 @@
 //!    turns away programs that could not fit in `maxNodes` anyway, and it
 //!    bounds the parser's work and nesting depth before any tree is built.
 //!    An f-string token is `code.forbidden` here already: its `{…}` parts
-//!    would be parsed as nested expressions the guard cannot see. So is a
-//!    named Unicode escape (`\N{…}`), at its backslash: the name table is
-//!    not shipped (see `vendor/unicode_names2`).
+//!    would be parsed as nested expressions the guard cannot see. String
+//!    escapes are checked here, at their backslash ([`super::escapes`]:
+//!    bad `\x`/`\u`/`\U` digits, named escapes, lone surrogates).
 //!    An unterminated string is `code.syntax` here too, at its opening
 //!    quote (or prefix): the lexer only notices it at the end of the line
-//!    or input.
-//! 3. **Parse** with `rustpython-parser` — a failure is `code.syntax` at the
-//!    offset the parser reports.
+//!    or input. Any other lexical error is remembered at its exact offset
+//!    (the lexer reports most one character past the culprit, a bad number
+//!    at its end, an indentation error after the indentation).
+//! 3. **Parse** with `rustpython-parser` (escaped surrogate pairs joined
+//!    first, offsets unchanged) — a failure is `code.syntax` at the offset
+//!    the parser reports, or for a lexical error the guard's exact one.
 //! 4. **Check** — one pre-order walk in source order; see
 //!    [`crate::code::check`] for what counts as a node.
 
 use super::check::Checker;
+use super::escapes;
 use super::limits::CodeLimits;
 use super::program::Program;
 use crate::error::{line_col_utf16, Error, ErrorCode, Result};
 use rustpython_parser::ast;
 use rustpython_parser::lexer::LexicalErrorType;
 use rustpython_parser::text_size::TextSize;
-use rustpython_parser::{lexer, Mode, Parse, StringKind, Tok};
+use rustpython_parser::ParseErrorType;
+use rustpython_parser::{lexer, Mode, Parse, Tok};
 
 /// The path the parser reports; never shown as a file.
 const SOURCE_PATH: &str = "<run_tool_code>";
@@ -64,13 +69,28 @@ pub fn compile(source: &str, limits: &CodeLimits) -> Result<Program> {
         );
         return Err(located(ErrorCode::CodeLimit, msg, source, at));
     }
-    token_guard(source, &limits)?;
-    let suite = ast::Suite::parse(source, SOURCE_PATH).map_err(|e| {
+    let guard = token_guard(source, &limits)?;
+    let joined = escapes::join_pairs(source, &guard.pairs);
+    let suite = ast::Suite::parse(&joined, SOURCE_PATH).map_err(|e| {
         let mut msg = e.error.to_string();
+        let mut at = offset(e.offset);
+        if let ParseErrorType::Lexical(kind) = &e.error {
+            // The lexer's own offsets are often one past the character;
+            // the guard saw the same error first and knows where it is.
+            match (&guard.lexical, kind) {
+                (Some((guard_at, _)), _) => at = *guard_at,
+                (None, LexicalErrorType::UnicodeError) => {
+                    at = source.get(..at).and_then(|h| h.rfind('\\')).unwrap_or(at);
+                }
+                _ => {}
+            }
+            if let Some((_, m)) = &guard.lexical {
+                msg.clone_from(m);
+            }
+        }
         if msg.chars().count() > MAX_QUOTED {
             msg = msg.chars().take(MAX_QUOTED).collect::<String>() + "…";
         }
-        let at = usize::try_from(u32::from(e.offset)).unwrap_or(usize::MAX);
         located(
             ErrorCode::CodeSyntax,
             format!("syntax error: {msg}"),
@@ -81,11 +101,23 @@ pub fn compile(source: &str, limits: &CodeLimits) -> Result<Program> {
     Checker::new(source, limits).program(&suite)
 }
 
+/// What the token guard learned on the way.
+struct Guard {
+    /// Escaped surrogate pairs to join before parsing.
+    pairs: Vec<escapes::Pair>,
+    /// The first lexical error, at its exact offset, with its message.
+    lexical: Option<(usize, String)>,
+}
+
 /// Step 2: bound the token count before the parser builds any tree.
-fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
+fn token_guard(source: &str, limits: &CodeLimits) -> Result<Guard> {
     let max = limits.max_nodes.saturating_mul(TOKENS_PER_NODE);
     let mut count = 0u32;
     let mut last_end = 0usize;
+    let mut guard = Guard {
+        pairs: Vec::new(),
+        lexical: None,
+    };
     for item in lexer::lex(source, Mode::Module) {
         // A lexical error is reported by the parser, at its own position,
         // except an unterminated string: the lexer only notices it at the
@@ -97,7 +129,12 @@ fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
                     let msg = "syntax error: unterminated string literal (it starts here and is never closed)".to_string();
                     return Err(located(ErrorCode::CodeSyntax, msg, source, at));
                 }
-                None => break,
+                None => {
+                    // Reported when the parser reaches it (an earlier
+                    // syntax error comes first), at this exact offset.
+                    guard.lexical = Some(lexical_error_at(source, &e));
+                    break;
+                }
             },
         };
         last_end = offset(range.end());
@@ -117,12 +154,13 @@ fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
         } = &tok
         {
             let start = offset(range.start());
-            if let Some(at) = named_escape(source, start, offset(range.end()), kind, *triple_quoted)
-            {
-                let msg = "named Unicode escape `\\N{…}` is not allowed in bounded code: write the character itself or use a `\\u`/`\\U` escape"
-                    .to_string();
-                return Err(located(ErrorCode::CodeForbidden, msg, source, at));
-            }
+            let token = escapes::Token {
+                end: offset(range.end()),
+                body: start + offset(kind.prefix_len()) + if *triple_quoted { 3 } else { 1 },
+                raw: kind.is_raw(),
+                bytes: kind.is_any_bytes(),
+            };
+            escapes::check(source, &token, &mut guard.pairs)?;
             if kind.is_any_fstring() {
                 let msg = "f-string is not allowed in bounded code: use a plain string literal"
                     .to_string();
@@ -148,7 +186,57 @@ fn token_guard(source: &str, limits: &CodeLimits) -> Result<()> {
             ));
         }
     }
-    Ok(())
+    Ok(guard)
+}
+
+/// The exact offset and the message of a lexical error: the lexer reports
+/// most of them one character past the culprit (or at the end of a number).
+fn lexical_error_at(source: &str, e: &lexer::LexicalError) -> (usize, String) {
+    let at = offset(e.location);
+    let back = |n: usize| at.saturating_sub(n);
+    let line_start = source
+        .get(..at)
+        .and_then(|h| h.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let number_start = || {
+        let head = source.get(..at).unwrap_or("");
+        let len = head
+            .bytes()
+            .rev()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'))
+            .count();
+        at - len
+    };
+    let pos = match &e.error {
+        LexicalErrorType::UnrecognizedToken { tok } => {
+            if source.get(at..).is_some_and(|r| r.starts_with(*tok)) {
+                at
+            } else {
+                back(tok.len_utf8())
+            }
+        }
+        LexicalErrorType::NestingError | LexicalErrorType::LineContinuationError => back(1),
+        LexicalErrorType::IndentationError
+        | LexicalErrorType::TabError
+        | LexicalErrorType::TabsAfterSpaces => line_start,
+        LexicalErrorType::OtherError(m) if m == "Invalid Syntax" => at + 1,
+        LexicalErrorType::OtherError(m)
+            if m == "Invalid Token" || m.starts_with("Invalid decimal") =>
+        {
+            number_start()
+        }
+        _ => at,
+    };
+    let message = match &e.error {
+        LexicalErrorType::OtherError(m) if m == "Invalid Token" => {
+            "leading zeros are not allowed in a decimal integer literal".to_string()
+        }
+        LexicalErrorType::OtherError(m) if m.starts_with("ParseBigIntError") => {
+            "invalid number literal".to_string()
+        }
+        other => other.to_string(),
+    };
+    (pos.min(source.len()), message)
 }
 
 /// Where an unterminated string starts, when `error` is one: the first
@@ -183,41 +271,6 @@ fn unterminated_string(source: &str, from: usize, error: &LexicalErrorType) -> O
         .take_while(|c| matches!(c, b'r' | b'R' | b'b' | b'B' | b'u' | b'U' | b'f' | b'F'))
         .count();
     (prefix <= 2 && matches!(bytes.get(i + prefix), Some(b'"' | b'\''))).then_some(i)
-}
-
-/// Byte offset of the first `\N{…}` escape in the string token at `start..end`, if any.
-///
-/// Named escapes are refused rather than resolved: the Unicode name table
-/// would add about half a megabyte to the wasm, and `\u`/`\U` say the same.
-/// Raw strings and bytes have no named escapes; `\\N` is an escaped
-/// backslash followed by `N`. The scan reads the token's own source text, so
-/// the offset is exact whatever newline convention the source uses.
-fn named_escape(
-    source: &str,
-    start: usize,
-    end: usize,
-    kind: &StringKind,
-    triple_quoted: bool,
-) -> Option<usize> {
-    if kind.is_raw() || kind.is_any_bytes() {
-        return None;
-    }
-    let quotes = if triple_quoted { 3 } else { 1 };
-    let body = start + offset(kind.prefix_len()) + quotes;
-    let bytes = source.as_bytes().get(body..end)?;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'\\' {
-            if bytes.get(i + 1) == Some(&b'N') {
-                return Some(body + i);
-            }
-            // Skip the escaped byte; continuation bytes are never `\\` or `N`.
-            i += 2;
-        } else {
-            i += 1;
-        }
-    }
-    None
 }
 
 pub(crate) fn offset(at: TextSize) -> usize {

@@ -151,19 +151,44 @@ impl Runtime {
                 now_ms,
             );
         }
-        // 4. Validation.
-        let errors: Vec<ArgError> = match entry.validator.get(&tool.input_schema) {
-            Ok(v) => v
+        // 4. Validation: a JSON object the runtime can pass on unchanged,
+        // then the tool's schema (a schema that does not compile is the
+        // tool's fault, never the arguments').
+        let validator = match entry.validator.get(&tool.input_schema) {
+            Ok(v) => v,
+            Err(why) => {
+                st.errors = vec![ArgError {
+                    pointer: String::new(),
+                    message: format!("the tool's input schema cannot be compiled: {why}"),
+                }];
+                st.next_action = Some("ask the tool's provider to fix its input schema".into());
+                return st.refuse(
+                    self,
+                    Stage::Validation,
+                    "descriptor.invalid_schema",
+                    "the tool's input schema cannot be compiled",
+                    now_ms,
+                );
+            }
+        };
+        let errors: Vec<ArgError> = if !st.args.is_object() {
+            vec![ArgError {
+                pointer: String::new(),
+                message: format!(
+                    "arguments must be a JSON object, not {}",
+                    crate::validate::kind_of(&st.args)
+                ),
+            }]
+        } else if let Some(e) = crate::args::unrepresentable(&st.args) {
+            vec![e]
+        } else {
+            validator
                 .iter_errors(&st.args)
                 .map(|e| ArgError {
                     pointer: e.instance_path().to_string(),
                     message: e.to_string(),
                 })
-                .collect(),
-            Err(why) => vec![ArgError {
-                pointer: String::new(),
-                message: format!("the tool's input schema cannot be compiled: {why}"),
-            }],
+                .collect()
         };
         if !errors.is_empty() {
             st.errors = errors;
