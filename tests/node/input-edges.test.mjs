@@ -84,6 +84,9 @@ test("a lone surrogate in arguments is a refused call with its pointer, never a 
   const { s: dynamic } = session([tool("t", { type: "object" })], { dynamicDiscovery: true });
   const search = await dynamic.dispatch("tool_search", { query: "files \ud800" });
   assert.deepEqual([search.isError, search.content.error.code, search.content.error.pointer], [true, "input.invalid", "/query"]);
+  for (const [method, input, pointer] of [["search", { query: "a\ud800" }, "/query"], ["inspect", { name: "\udc00" }, "/name"], ["list", { provider: "\ud800" }, "/provider"]]) {
+    assert.throws(() => dynamic[method](input), (e) => e.code === "input.invalid" && e.pointer === pointer, method);
+  }
   // A well-formed pair passes.
   assert.equal((await s.call("t", { q: "\ud83d\ude00" }, host)).status, "ok");
   assert.equal(executed, 1);

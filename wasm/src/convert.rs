@@ -26,9 +26,10 @@ pub fn json(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     from_js(value, what)
 }
 
-/// Call arguments (or a whole model tool call) as `serde_json::Value`; lone
-/// surrogates and over-long integers become markers the gate refuses with
-/// their pointer (see `holaryn_core::args`), so such input never throws.
+/// Model-supplied input (call arguments, a model tool call, discovery-tool
+/// input) as `serde_json::Value`; lone surrogates and over-long integers
+/// become markers the core refuses with their pointer (see
+/// `holaryn_core::args`) instead of a parse error about serialised JSON.
 pub fn json_marked(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     let text = stringify(&value, what)?;
     let text = holaryn_core::args::mark_json_text(&text);

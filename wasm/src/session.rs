@@ -109,7 +109,7 @@ impl HolarynSession {
         &self,
         #[wasm_bindgen(unchecked_param_type = "SearchInput")] input: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let input = json(input, "tool_search input")?;
+        let input = json_marked(input, "tool_search input")?;
         self.with_rt(|rt, now| rt.tool_search(&self.id, &input, now))
     }
 
@@ -122,7 +122,7 @@ impl HolarynSession {
         let input = if input.is_undefined() {
             json!({})
         } else {
-            json(input, "tool_list input")?
+            json_marked(input, "tool_list input")?
         };
         self.with_rt(|rt, now| rt.tool_list(&self.id, &input, now))
     }
@@ -133,7 +133,7 @@ impl HolarynSession {
         &self,
         #[wasm_bindgen(unchecked_param_type = "InspectInput")] input: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let input = json(input, "tool_inspect input")?;
+        let input = json_marked(input, "tool_inspect input")?;
         self.with_rt(|rt, now| rt.tool_inspect(&self.id, &input, now))
     }
 
