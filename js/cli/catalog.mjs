@@ -19,7 +19,33 @@ function describe(err) {
   return `${where ? where + ": " : ""}${err.detail ?? err.message} (${err.code ?? "error"})`;
 }
 
-/** Register a catalog file or directory into `runtime`; returns {files, tools, skipped}. */
+// Codes under which the core refuses a tool name; a refused name that the
+// provider-qualified form `<file-stem>/<name>` makes acceptable (a name
+// reserved for the runtime's own tools, like `tool_search`) is kept under that
+// namespace instead of refusing the whole catalog. Which names are reserved is
+// the core's rule: the CLI only retries what the core refused.
+const NAME_REFUSALS = new Set(["descriptor.invalid_name", "descriptor.reserved_name"]);
+
+/** Register one catalog file's tools as one provider; returns notes on renamed tools. */
+function registerFile(runtime, file, text, opts, stem) {
+  const specs = runtime.constructor.parseCatalog(file, text, opts ?? {});
+  const provider = specs[0]?.provider?.id ?? stem;
+  const renamed = new Map();
+  for (;;) {
+    try {
+      runtime.syncProvider(provider, specs);
+      return [...renamed].map(([from, to]) => `${basename(file)}: \`${from}\` is reserved; ranked as \`${to}\``);
+    } catch (e) {
+      const spec = NAME_REFUSALS.has(e.code) && e.field === "name" ? specs.find((s) => s.name === e.tool) : undefined;
+      const namespaced = spec && `${stem}/${spec.localName ?? spec.name}`;
+      if (!spec || namespaced === spec.name || renamed.has(spec.name)) throw new CliError(describe(e));
+      renamed.set(spec.name, namespaced);
+      spec.name = namespaced;
+    }
+  }
+}
+
+/** Register a catalog file or directory into `runtime`; returns {files, tools, skipped, notes}. */
 export function loadCatalog(runtime, path) {
   let st;
   try {
@@ -31,6 +57,7 @@ export function loadCatalog(runtime, path) {
     ? readdirSync(path).filter((f) => f.endsWith(".json")).sort().map((f) => join(path, f))
     : [path];
   const skipped = [];
+  const notes = [];
   let loaded = 0;
   for (const file of files) {
     let text;
@@ -53,13 +80,15 @@ export function loadCatalog(runtime, path) {
         continue;
       }
     }
-    const provider = basename(file).replace(/\.json$/, "");
+    const stem = basename(file).replace(/\.json$/, "");
+    let parsed;
     try {
-      runtime.registerCatalog(file, text, st.isDirectory() ? { providerId: provider, qualifyNames: true } : undefined);
+      parsed = registerFile(runtime, file, text, st.isDirectory() ? { providerId: stem, qualifyNames: true } : undefined, stem);
     } catch (e) {
-      throw new CliError(describe(e));
+      throw e instanceof CliError ? e : new CliError(describe(e));
     }
+    notes.push(...parsed);
     loaded += 1;
   }
-  return { files: loaded, tools: runtime.size, skipped };
+  return { files: loaded, tools: runtime.size, skipped, notes };
 }

@@ -7,6 +7,7 @@ function session(HolarynRuntime, catalog) {
   const runtime = new HolarynRuntime();
   const info = loadCatalog(runtime, catalog);
   for (const s of info.skipped) process.stderr.write(`holaryn: skipping ${s}\n`);
+  for (const n of info.notes) process.stderr.write(`holaryn: ${n}\n`);
   const s = runtime.createSession({ dynamicDiscovery: true, boundedCodeMode: false });
   // The index is built once per registry version, on the first search:
   // build it here so query timings measure searching only.
@@ -67,13 +68,17 @@ export function rankCommand({ HolarynRuntime }, opts) {
   const { session: s, info } = session(HolarynRuntime, opts.catalog);
   const out = [];
   const times = [];
+  let failed = 0;
   for (const q of queries) {
     const t0 = process.hrtime.bigint();
     let ranked;
     try {
       ranked = s.search({ query: q.query, limit: top }).results.map((r) => r.name);
     } catch (e) {
-      throw new CliError(`query ${JSON.stringify(q.id)}: ${e.detail ?? e.message} (${e.code})`);
+      // One query the search refuses (too long, empty) is one error line; the run goes on.
+      failed += 1;
+      out.push(JSON.stringify({ id: q.id, error: { code: e.code ?? "error", message: e.detail ?? e.message } }));
+      continue;
     }
     const us = Number(process.hrtime.bigint() - t0) / 1000;
     times.push(us);
@@ -82,7 +87,8 @@ export function rankCommand({ HolarynRuntime }, opts) {
   const body = out.join("\n") + (out.length ? "\n" : "");
   times.sort((a, b) => a - b);
   const pct = (p) => (times.length ? times[Math.min(times.length - 1, Math.floor(p * times.length))] : 0);
-  const summary = `holaryn rank: ${queries.length} queries over ${info.tools} tools (${info.files} files, index built in ${info.indexMs.toFixed(1)} ms): p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs\n`;
+  const failures = failed ? `, ${failed} refused (error lines in the output)` : "";
+  const summary = `holaryn rank: ${queries.length} queries${failures} over ${info.tools} tools (${info.files} files, index built in ${info.indexMs.toFixed(1)} ms): p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs\n`;
   if (opts.out) {
     writeFileSync(opts.out, body);
     return { stdout: "", stderr: summary };

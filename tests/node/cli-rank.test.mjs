@@ -1,0 +1,97 @@
+// `holaryn rank` over catalogs a benchmark brings: a tool named like one of the
+// runtime's own tools is ranked under its file's namespace (and said so on
+// stderr) instead of refusing the catalog; a query the search refuses is one
+// error line and the run goes on.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { root } from "./helpers.mjs";
+
+const bin = join(root, "bin/holaryn.mjs");
+const holaryn = (...args) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
+const tool = (name, description) => ({ name, description, inputSchema: { type: "object", properties: { q: { type: "string" } } } });
+
+function workspace() {
+  const dir = mkdtempSync(join(tmpdir(), "rank-"));
+  const catalog = join(dir, "bench-tools.json");
+  writeFileSync(
+    catalog,
+    JSON.stringify({
+      tools: [
+        tool("tool_search", "Search the vendor's own tool index for a capability."),
+        tool("send_invoice", "Send an invoice to a customer for an amount of money."),
+        tool("rename_file", "Rename or move a file."),
+      ],
+    }),
+  );
+  const queries = join(dir, "queries.jsonl");
+  writeFileSync(
+    queries,
+    [
+      { id: "q1", query: "bill the customer $40" },
+      { id: "q2", query: "x".repeat(513) },
+      { id: 3, query: "" },
+      { id: "q4", query: "search the vendor tool index" },
+    ]
+      .map((q) => JSON.stringify(q))
+      .join("\n") + "\n",
+  );
+  return { dir, catalog, queries };
+}
+
+const lines = (stdout) => stdout.trim().split("\n").map((l) => JSON.parse(l));
+
+test("a catalog with a tool named tool_search is ranked, the tool under its file's namespace", () => {
+  const { catalog, queries } = workspace();
+  const r = holaryn("rank", "--catalog", catalog, "--queries", queries);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /bench-tools\.json: `tool_search` is reserved; ranked as `bench-tools\/tool_search`/);
+  const out = lines(r.stdout);
+  assert.deepEqual(out.find((l) => l.id === "q4").ranked[0], "bench-tools/tool_search");
+  assert.ok(out.find((l) => l.id === "q1").ranked.includes("send_invoice"), "the other tools keep their names");
+});
+
+test("in a catalog directory the qualified names are kept and nothing is renamed", () => {
+  const { dir, queries } = workspace();
+  const sub = join(dir, "catalogs");
+  mkdirSync(sub);
+  writeFileSync(join(sub, "vendor.json"), JSON.stringify({ tools: [tool("tool_search", "Search the vendor's own tool index.")] }));
+  writeFileSync(join(sub, "other.json"), JSON.stringify({ tools: [tool("tool_list", "List the vendor's tools.")] }));
+  const r = holaryn("rank", "--catalog", sub, "--queries", queries);
+  assert.equal(r.status, 0, r.stderr);
+  const ranked = lines(r.stdout).find((l) => l.id === "q4").ranked;
+  assert.ok(ranked.includes("vendor/tool_search"), JSON.stringify(ranked));
+  assert.doesNotMatch(r.stderr, /is reserved/);
+});
+
+test("a query the search refuses is one error line with the core's code, and the run goes on", () => {
+  const { catalog, queries } = workspace();
+  const r = holaryn("rank", "--catalog", catalog, "--queries", queries);
+  assert.equal(r.status, 0, r.stderr);
+  const out = lines(r.stdout);
+  assert.deepEqual(out.map((l) => l.id), ["q1", "q2", 3, "q4"], "one line per query, in order");
+  for (const id of ["q2", 3]) {
+    const l = out.find((x) => x.id === id);
+    assert.equal(l.ranked, undefined);
+    assert.equal(typeof l.error.code, "string");
+    assert.ok(l.error.code.length > 0 && l.error.message.length > 0, JSON.stringify(l));
+  }
+  assert.match(out.find((l) => l.id === "q2").error.message, /512/);
+  assert.ok(Array.isArray(out.find((l) => l.id === "q1").ranked));
+  assert.match(r.stderr, /4 queries, 2 refused/);
+});
+
+test("search over a single file with a reserved name works too, and a real naming error still refuses", () => {
+  const { dir, catalog } = workspace();
+  const r = holaryn("search", "--catalog", catalog, "vendor tool index");
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /bench-tools\/tool_search/);
+  const bad = join(dir, "bad.json");
+  writeFileSync(bad, JSON.stringify({ tools: [tool("has space", "A name the core refuses.")] }));
+  const b = holaryn("search", "--catalog", bad, "anything");
+  assert.equal(b.status, 2);
+  assert.match(b.stderr, /descriptor\.invalid_name/);
+});
