@@ -104,5 +104,5 @@ export function table(systems, kinds) {
   lines.push(rule);
   for (const split of SPLITS) lines.push(row("all with gold", split, (s) => s.overall[split]));
   lines.push('nothing-fits: P = precision, R = recall of "nothing fits" answers over every request of the split');
-  return lines.join("\n");
+  return lines.map((l) => l.trimEnd()).join("\n");
 }
