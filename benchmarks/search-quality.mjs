@@ -3,7 +3,9 @@
 // dynamic-discovery session, session.search({query}). Prints per kind x split:
 // n, top-1, any-gold@8, MRR@8, plus nothing-fits precision/recall, side by side
 // with a plain BM25 baseline; writes a dated JSON to benchmarks/results/.
-// Run: npm run bench:quality [-- --embeddings FILE] [--out DIR]
+// Run: npm run bench:quality [-- --embeddings FILE | --no-embeddings] [--out DIR]
+// Embedder mode: precomputed vectors (tests/fixtures/embeddings/minilm-l6-v2.json
+// by default, when present) add a third column, holaryn+embedder.
 // (a benchmark: it measures, it never fails on a figure)
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -15,14 +17,18 @@ import { score, table } from "./quality/metrics.mjs";
 import { loadEmbedder } from "./quality/embedder.mjs";
 
 const TOP = 8;
+const DEFAULT_EMBEDDINGS = join(root, "tests/fixtures/embeddings/minilm-l6-v2.json");
 
 function args(argv) {
-  const opts = { out: join(root, "benchmarks/results") };
+  const opts = { out: join(root, "benchmarks/results"), embeddings: DEFAULT_EMBEDDINGS, explicitEmbeddings: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--embeddings" || a === "--out") {
       if (!argv[i + 1]) throw new Error(`${a} needs a value`);
       opts[a.slice(2)] = resolve(argv[++i]);
+      if (a === "--embeddings") opts.explicitEmbeddings = true;
+    } else if (a === "--no-embeddings") {
+      opts.embeddings = null;
     } else if (a === "--help" || a === "-h") {
       opts.help = true;
     } else {
@@ -66,7 +72,7 @@ function run(name, engine, requests) {
 function main() {
   const opts = args(process.argv.slice(2));
   if (opts.help) {
-    console.log("usage: node benchmarks/search-quality.mjs [--embeddings FILE] [--out DIR]");
+    console.log("usage: node benchmarks/search-quality.mjs [--embeddings FILE | --no-embeddings] [--out DIR]");
     return;
   }
   const requests = loadRequests();
@@ -75,7 +81,11 @@ function main() {
   systems.push(run("holaryn", holaryn, requests));
   systems.push(run("bm25", bm25Baseline(catalogFiles()), requests));
   let embedNote = null;
-  if (opts.embeddings) {
+  if (!opts.embeddings) {
+    embedNote = "skipped (--no-embeddings)";
+  } else if (!opts.explicitEmbeddings && !existsSync(opts.embeddings)) {
+    embedNote = `no vectors at ${opts.embeddings}; pass --embeddings FILE`;
+  } else {
     const emb = loadEmbedder(opts.embeddings, HolarynRuntime);
     if (emb.ok) systems.push(run("holaryn+embedder", holarynSearch(emb.configure), requests));
     else embedNote = emb.reason;
@@ -84,7 +94,7 @@ function main() {
   console.log(`tool_search quality: ${requests.length} requests over ${holaryn.tools} tools (top ${TOP})`);
   console.log("bm25 = MiniSearch 7.2 (BM25+, OR of terms, fields name [split at _-/. and camelCase] + description, no boosts, no prefix/fuzzy)\n");
   console.log(table(systems, KINDS));
-  if (embedNote) console.log(`\nembedder mode not available: ${embedNote}`);
+  if (embedNote) console.log(`\nembedder mode not run: ${embedNote}`);
   for (const s of systems) {
     const errors = s.rows.filter((r) => r.error);
     if (errors.length) console.log(`${s.name}: ${errors.length} request(s) failed, counted as misses (first: ${errors[0].id}: ${errors[0].error})`);
@@ -103,7 +113,7 @@ function main() {
     top: TOP,
     requests: requests.length,
     tools: holaryn.tools,
-    embeddings: opts.embeddings ?? null,
+    embeddings: systems.some((x) => x.name === "holaryn+embedder") ? opts.embeddings : null,
     embeddingsNote: embedNote,
     systems: systems.map((s) => ({
       name: s.name,
