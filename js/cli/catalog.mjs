@@ -19,27 +19,29 @@ function describe(err) {
   return `${where ? where + ": " : ""}${err.detail ?? err.message} (${err.code ?? "error"})`;
 }
 
-// Codes under which the core refuses a tool name; a refused name that the
-// provider-qualified form `<file-stem>/<name>` makes acceptable (a name
-// reserved for the runtime's own tools, like `tool_search`) is kept under that
-// namespace instead of refusing the whole catalog. Which names are reserved is
-// the core's rule: the CLI only retries what the core refused.
+// Codes under which the core refuses a tool's name. A refused name that the
+// provider-qualified form `<provider>/<name>` makes acceptable (a name the
+// runtime reserves for its own tools, like `tool_search`) is kept under that
+// namespace, with a note, instead of refusing the whole catalog. Which names
+// are refused is the core's rule: the CLI only retries what the core refused,
+// and a name the namespace does not fix still refuses the catalog.
 const NAME_REFUSALS = new Set(["descriptor.invalid_name", "descriptor.reserved_name"]);
 
-/** Register one catalog file's tools as one provider; returns notes on renamed tools. */
-function registerFile(runtime, file, text, opts, stem) {
+/** Register one catalog file's tools as one provider; returns notes on the tools it namespaced. */
+function registerFile(runtime, file, text, opts) {
   const specs = runtime.constructor.parseCatalog(file, text, opts ?? {});
-  const provider = specs[0]?.provider?.id ?? stem;
-  const renamed = new Map();
+  const refused = new Map(); // namespaced name -> the core's refusal of the original
   for (;;) {
     try {
-      runtime.syncProvider(provider, specs);
-      return [...renamed].map(([from, to]) => `${basename(file)}: \`${from}\` is reserved; ranked as \`${to}\``);
+      runtime.syncProvider(specs[0]?.provider?.id ?? basename(file), specs);
+      return [...refused].map(([to, e]) => `${basename(file)}: ${e.detail ?? e.message}; ranked as \`${to}\``);
     } catch (e) {
       const spec = NAME_REFUSALS.has(e.code) && e.field === "name" ? specs.find((s) => s.name === e.tool) : undefined;
-      const namespaced = spec && `${stem}/${spec.localName ?? spec.name}`;
-      if (!spec || namespaced === spec.name || renamed.has(spec.name)) throw new CliError(describe(e));
-      renamed.set(spec.name, namespaced);
+      if (!spec) throw new CliError(describe(e));
+      if (refused.has(spec.name)) throw new CliError(describe(refused.get(spec.name)));
+      const namespaced = `${spec.provider.id}/${spec.localName ?? spec.name}`;
+      if (namespaced === spec.name) throw new CliError(describe(e));
+      refused.set(namespaced, e);
       spec.name = namespaced;
     }
   }
@@ -83,7 +85,7 @@ export function loadCatalog(runtime, path) {
     const stem = basename(file).replace(/\.json$/, "");
     let parsed;
     try {
-      parsed = registerFile(runtime, file, text, st.isDirectory() ? { providerId: stem, qualifyNames: true } : undefined, stem);
+      parsed = registerFile(runtime, file, text, st.isDirectory() ? { providerId: stem, qualifyNames: true } : undefined);
     } catch (e) {
       throw e instanceof CliError ? e : new CliError(describe(e));
     }

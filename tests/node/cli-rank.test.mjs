@@ -48,10 +48,20 @@ test("a catalog with a tool named tool_search is ranked, the tool under its file
   const { catalog, queries } = workspace();
   const r = holaryn("rank", "--catalog", catalog, "--queries", queries);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stderr, /bench-tools\.json: `tool_search` is reserved; ranked as `bench-tools\/tool_search`/);
+  assert.match(r.stderr, /bench-tools\.json: .*tool_search.* reserved.*; ranked as `bench-tools\/tool_search`/);
   const out = lines(r.stdout);
   assert.deepEqual(out.find((l) => l.id === "q4").ranked[0], "bench-tools/tool_search");
   assert.ok(out.find((l) => l.id === "q1").ranked.includes("send_invoice"), "the other tools keep their names");
+});
+
+test("the namespace is the file's provider: its server field when it has one", () => {
+  const { dir, queries } = workspace();
+  const file = join(dir, "tools-list.json");
+  writeFileSync(file, JSON.stringify({ server: "vendor", tools: [tool("tool_search", "Search the vendor tool index.")] }));
+  const r = holaryn("rank", "--catalog", file, "--queries", queries);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /tools-list\.json: .*; ranked as `vendor\/tool_search`/);
+  assert.equal(lines(r.stdout).find((l) => l.id === "q4").ranked[0], "vendor/tool_search");
 });
 
 test("in a catalog directory the qualified names are kept and nothing is renamed", () => {
