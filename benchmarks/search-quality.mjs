@@ -38,38 +38,44 @@ function args(argv) {
   return opts;
 }
 
-/** A host-like runtime over the labelled catalog; `configure` may add an embedder. */
-function holarynSearch(configure) {
+/**
+ * A host-like runtime over the labelled catalog. With an embedder, the host
+ * restores its vectors (`configure`) and searches with `searchAsync`.
+ */
+function holarynSearch(embedder) {
   const rt = new HolarynRuntime();
   const { mcp, native } = catalogFiles();
   for (const f of mcp) rt.registerCatalog(f.file, f.text, { providerId: f.provider, qualifyNames: true });
   rt.registerTools(JSON.parse(native));
-  configure?.(rt);
+  embedder?.configure(rt);
   const session = rt.createSession({ dynamicDiscovery: true });
+  // "Nothing fits" is whatever the result says when it judges no tool fits:
+  // an explicit flag when the runtime has one, or no results at all.
+  const read = (out) => {
+    const ranked = out.results.map((r) => r.name);
+    return { ranked, nothingFits: out.nothingFits === true || ranked.length === 0 };
+  };
   return {
     tools: rt.size,
-    search(query) {
-      const out = session.search({ query, limit: TOP });
-      const ranked = out.results.map((r) => r.name);
-      // "Nothing fits" is whatever the result says when it judges no tool fits:
-      // an explicit flag when the runtime has one, or no results at all.
-      return { ranked, nothingFits: out.nothingFits === true || ranked.length === 0 };
-    },
+    search: embedder
+      ? async (query) => read(await session.searchAsync({ query, limit: TOP }))
+      : (query) => read(session.search({ query, limit: TOP })),
   };
 }
 
-function run(name, engine, requests) {
-  const rows = requests.map((r) => {
+async function run(name, engine, requests) {
+  const rows = [];
+  for (const r of requests) {
     try {
-      return { ...r, ...engine.search(r.query) };
+      rows.push({ ...r, ...(await engine.search(r.query)) });
     } catch (e) {
-      return { ...r, ranked: [], nothingFits: false, error: `${e.code ?? "error"}: ${e.message}` };
+      rows.push({ ...r, ranked: [], nothingFits: false, error: `${e.code ?? "error"}: ${e.message}` });
     }
-  });
+  }
   return { name, rows, ...score(rows, TOP) };
 }
 
-function main() {
+async function main() {
   const opts = args(process.argv.slice(2));
   if (opts.help) {
     console.log("usage: node benchmarks/search-quality.mjs [--embeddings FILE | --no-embeddings] [--out DIR]");
@@ -78,23 +84,25 @@ function main() {
   const requests = loadRequests();
   const systems = [];
   const holaryn = holarynSearch();
-  systems.push(run("holaryn", holaryn, requests));
-  systems.push(run("bm25", bm25Baseline(catalogFiles()), requests));
+  systems.push(await run("holaryn", holaryn, requests));
+  systems.push(await run("bm25", bm25Baseline(catalogFiles()), requests));
   let embedNote = null;
   if (!opts.embeddings) {
-    embedNote = "skipped (--no-embeddings)";
+    embedNote = "not run (--no-embeddings)";
   } else if (!opts.explicitEmbeddings && !existsSync(opts.embeddings)) {
-    embedNote = `no vectors at ${opts.embeddings}; pass --embeddings FILE`;
+    embedNote = `not run: no vectors at ${opts.embeddings}; pass --embeddings FILE`;
   } else {
     const emb = loadEmbedder(opts.embeddings, HolarynRuntime);
-    if (emb.ok) systems.push(run("holaryn+embedder", holarynSearch(emb.configure), requests));
-    else embedNote = emb.reason;
+    if (emb.ok) {
+      systems.push(await run("holaryn+embedder", holarynSearch(emb), requests));
+      if (emb.misses()) embedNote = `${emb.misses()} text(s) had no vector in ${opts.embeddings}: those searches were lexical only`;
+    } else embedNote = `not run: ${emb.reason}`;
   }
 
   console.log(`tool_search quality: ${requests.length} requests over ${holaryn.tools} tools (top ${TOP})`);
   console.log("bm25 = MiniSearch 7.2 (BM25+, OR of terms, fields name [split at _-/. and camelCase] + description, no boosts, no prefix/fuzzy)\n");
   console.log(table(systems, KINDS));
-  if (embedNote) console.log(`\nembedder mode not run: ${embedNote}`);
+  if (embedNote) console.log(`\nembedder mode: ${embedNote}`);
   for (const s of systems) {
     const errors = s.rows.filter((r) => r.error);
     if (errors.length) console.log(`${s.name}: ${errors.length} request(s) failed, counted as misses (first: ${errors[0].id}: ${errors[0].error})`);
@@ -131,9 +139,7 @@ function main() {
   console.log(`\nwrote ${file}`);
 }
 
-try {
-  main();
-} catch (e) {
+main().catch((e) => {
   console.error(`bench:quality: ${e.message}`);
   process.exit(existsSync(join(root, "dist")) ? 2 : 3);
-}
+});

@@ -1,21 +1,43 @@
 // Embedder mode of bench:quality: precomputed vectors from a fixture file (the
-// core's `holaryn.embeddings/1` export shape, tool texts and the set's queries),
-// imported into the runtime the way a host restores persisted vectors. The
-// host-embedder API is h18-embed's; until the built package has it, this says
-// so instead of pretending to measure.
+// core's `holaryn.embeddings/1` export: the catalog's tool texts and the set's
+// queries, made by h18-embed's scripts/embed-fixtures.py), restored the way a
+// host restores persisted vectors: `setEmbedder` with the fixture's model, then
+// `importEmbeddings`; searches go through `session.searchAsync`. The embedder
+// itself never runs a model: a text missing from the fixture is counted and
+// answered with an error, so the figures never silently fall back to lexical.
 import { existsSync, readFileSync } from "node:fs";
 
-/** {ok: true, configure(runtime)} when the file and the runtime API exist, else {ok: false, reason}. */
+/**
+ * {ok: true, configure(runtime), misses()} when the file and the runtime API
+ * exist, else {ok: false, reason}.
+ */
 export function loadEmbedder(file, HolarynRuntime) {
   if (!existsSync(file)) return { ok: false, reason: `${file} does not exist` };
-  if (typeof HolarynRuntime.prototype.importEmbeddings !== "function") {
-    return { ok: false, reason: `the built package has no host-embedder API (HolarynRuntime#importEmbeddings); ${file} was not used` };
+  const proto = HolarynRuntime.prototype;
+  if (typeof proto.setEmbedder !== "function" || typeof proto.importEmbeddings !== "function") {
+    return { ok: false, reason: `the built package has no host-embedder API (setEmbedder, importEmbeddings); ${file} was not used` };
   }
-  let vectors;
+  let data;
   try {
-    vectors = JSON.parse(readFileSync(file, "utf8"));
+    data = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
     return { ok: false, reason: `${file}: not JSON: ${e.message}` };
   }
-  return { ok: true, configure: (rt) => rt.importEmbeddings(vectors) };
+  let missing = 0;
+  return {
+    ok: true,
+    model: data.model,
+    misses: () => missing,
+    configure(rt) {
+      rt.setEmbedder({
+        model: data.model,
+        dimensions: data.dimensions,
+        embed: (texts) => {
+          missing += texts.length;
+          throw new Error(`${texts.length} text(s) not in ${file}`);
+        },
+      });
+      rt.importEmbeddings(data);
+    },
+  };
 }

@@ -3,12 +3,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "./helpers.mjs";
 import { score } from "../../benchmarks/quality/metrics.mjs";
 import { KINDS } from "../../benchmarks/quality/devset.mjs";
+import { loadEmbedder } from "../../benchmarks/quality/embedder.mjs";
 
 const row = (kind, split, gold, ranked, nothingFits = false) => ({ id: `${kind}-${ranked.join()}`, kind, split, gold, ranked, nothingFits });
 
@@ -46,4 +47,30 @@ test("npm run bench:quality runs over the built package and writes every kind x 
     assert.ok(s.dev.length > 0 && s.dev.every((d) => Array.isArray(d.ranked)));
     assert.deepEqual(s.errors, []);
   }
+});
+
+test("embedder mode restores the fixture's vectors as a host would, and counts texts it lacks", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "emb-"));
+  const file = join(dir, "vectors.json");
+  const fixture = { format: "holaryn.embeddings/1", model: "m", dimensions: 2, encoding: "f32", vectors: {} };
+  writeFileSync(file, JSON.stringify(fixture));
+  assert.match(loadEmbedder(join(dir, "none.json"), class {}).reason, /does not exist/);
+  assert.match(loadEmbedder(file, class {}).reason, /no host-embedder API/);
+  const calls = [];
+  class FakeRuntime {
+    setEmbedder(e) {
+      calls.push(["setEmbedder", e.model, e.dimensions]);
+      this.embedder = e;
+    }
+    importEmbeddings(data) {
+      calls.push(["importEmbeddings", data]);
+    }
+  }
+  const emb = loadEmbedder(file, FakeRuntime);
+  assert.equal(emb.ok, true);
+  const rt = new FakeRuntime();
+  emb.configure(rt);
+  assert.deepEqual(calls, [["setEmbedder", "m", 2], ["importEmbeddings", fixture]]);
+  assert.throws(() => rt.embedder.embed(["a", "b"]), /2 text\(s\) not in/);
+  assert.equal(emb.misses(), 2);
 });
