@@ -15,8 +15,9 @@ A catalog FILE is an MCP tools/list result ({"tools": [...]}), a bare array of
 tools, or {"tools": [...]} with inputSchema or input_schema; a DIR registers
 one provider per file with names qualified as provider/name. A tool named like
 one of the runtime's own tools (tool_search, ...) is kept as <provider>/<name>
-(the provider is the file's "server" field or its name), with a note on stderr. rank writes one line per query: {"id", "ranked", "us"},
-or {"id", "error": {"code", "message"}} for a query the search refuses (the run
+(the provider is the file's "server" field or its name), with a note on stderr.
+rank writes one line per query: {"id", "ranked", "us"}, or
+{"id", "error": {"code", "message"}} for a query the search refuses (the run
 goes on).
 Exit codes: 0 ok, 1 a gate or regression failed, 2 usage or input error.`;
 
