@@ -10,7 +10,9 @@ use crate::availability::{Availability, AvailabilityState};
 use crate::descriptor::{Annotations, Source, ToolDescriptor, Trust};
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::{hex, unhex};
-use crate::runtime::{unknown_session, Runtime};
+use crate::runtime::{unknown_session, Catalog, Runtime};
+use crate::search::SearchHit;
+use crate::session::Session;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -237,6 +239,23 @@ fn bounded(value: Option<i64>, default: usize, max: usize, field: &str) -> Resul
     }
 }
 
+/// A validated `tool_search` input and its result limit.
+pub(crate) fn search_input(input: &Value) -> Result<(SearchInput, usize)> {
+    let input: SearchInput = parse_input("tool_search", input)?;
+    let chars = input.query.chars().count();
+    if chars == 0 || input.query.trim().is_empty() {
+        return Err(bad_input("`query` must not be empty", "query"));
+    }
+    if chars > MAX_QUERY_CHARS {
+        return Err(bad_input(
+            format!("`query` is {chars} characters; at most {MAX_QUERY_CHARS} are allowed"),
+            "query",
+        ));
+    }
+    let limit = bounded(input.limit, MAX_SEARCH_RESULTS, MAX_SEARCH_RESULTS, "limit")?;
+    Ok((input, limit))
+}
+
 impl Runtime {
     fn summary(&self, sid: &str, tool: &ToolDescriptor, why: Vec<String>) -> Option<ToolSummary> {
         let session = self.sessions.get(sid)?;
@@ -255,23 +274,28 @@ impl Runtime {
         })
     }
 
-    /// `tool_search`: at most 8 ranked, schema-free descriptors.
+    /// `tool_search`: at most 8 ranked, schema-free descriptors (lexical
+    /// ranking; [`Runtime::search_step`] adds the host embedder).
     pub fn tool_search(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<SearchOutput> {
-        let input: SearchInput = parse_input("tool_search", input)?;
-        let chars = input.query.chars().count();
-        if chars == 0 || input.query.trim().is_empty() {
-            return Err(bad_input("`query` must not be empty", "query"));
-        }
-        if chars > MAX_QUERY_CHARS {
-            return Err(bad_input(
-                format!("`query` is {chars} characters; at most {MAX_QUERY_CHARS} are allowed"),
-                "query",
-            ));
-        }
-        let limit = bounded(input.limit, MAX_SEARCH_RESULTS, MAX_SEARCH_RESULTS, "limit")?;
+        let (input, limit) = search_input(input)?;
         let catalog = self.catalog();
-        let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
-        let accept = |doc: usize| -> bool {
+        let hits = {
+            let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
+            let accept = self.search_filter(session, &catalog, &input);
+            catalog.index.search(&input.query, limit, &accept)
+        };
+        self.finish_search(sid, &catalog, hits, now_ms)
+    }
+
+    /// Which catalog documents a search may return: the input's source,
+    /// provider and state filters, and never a hidden tool.
+    pub(crate) fn search_filter<'a>(
+        &'a self,
+        session: &'a Session,
+        catalog: &'a Catalog,
+        input: &'a SearchInput,
+    ) -> impl Fn(usize) -> bool + 'a {
+        move |doc: usize| -> bool {
             let Some(tool) = catalog.tools.get(doc) else {
                 return false;
             };
@@ -290,8 +314,18 @@ impl Runtime {
                     state != AvailabilityState::Hidden && state == want
                 }
             }
-        };
-        let hits = catalog.index.search(&input.query, limit, &accept);
+        }
+    }
+
+    /// Summaries for ranked hits, and the activity record of the search.
+    pub(crate) fn finish_search(
+        &mut self,
+        sid: &str,
+        catalog: &Catalog,
+        hits: Vec<SearchHit>,
+        now_ms: u64,
+    ) -> Result<SearchOutput> {
+        let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let results: Vec<ToolSummary> = hits
             .into_iter()
             .filter_map(|h| {

@@ -57,6 +57,9 @@ pub enum ErrorCode {
     /// A model-tool input (search query, list limit, cursor …) is invalid.
     #[serde(rename = "input.invalid")]
     InputInvalid,
+    /// Imported embeddings are from another model or of another dimension.
+    #[serde(rename = "input.embeddings_mismatch")]
+    EmbeddingsMismatch,
     /// A configuration value (e.g. an environment switch) is invalid.
     #[serde(rename = "config.invalid")]
     ConfigInvalid,
@@ -103,6 +106,7 @@ impl ErrorCode {
             ErrorCode::SessionInvalidOptions => "session.invalid_options",
             ErrorCode::PolicyMalformed => "policy.malformed",
             ErrorCode::InputInvalid => "input.invalid",
+            ErrorCode::EmbeddingsMismatch => "input.embeddings_mismatch",
             ErrorCode::ConfigInvalid => "config.invalid",
             ErrorCode::CodeSyntax => "code.syntax",
             ErrorCode::CodeForbidden => "code.forbidden",

@@ -21,6 +21,7 @@ pub mod code;
 pub mod config;
 pub mod descriptor;
 pub mod discovery;
+pub mod embeddings;
 pub mod error;
 pub mod formats;
 pub mod gate;
@@ -32,6 +33,7 @@ pub mod registry;
 pub mod runtime;
 pub mod schema_check;
 pub mod search;
+pub mod semantic;
 pub mod session;
 pub mod validate;
 

@@ -10,10 +10,12 @@ use crate::activity::{ActivityKind, ActivityLog, ActivityRecord};
 use crate::availability::{availability, availability_state, Availability, AvailabilityState};
 use crate::builtin::code_tool_entry;
 use crate::descriptor::{ToolDescriptor, Visibility};
+use crate::embeddings::EmbeddingStore;
 use crate::error::{Error, ErrorCode, Result};
 use crate::policy::Decision;
 use crate::registry::{Entry, ProviderStatus, Registry, RegistryChange, Update};
 use crate::search::SearchIndex;
+use crate::semantic::EmbedDocs;
 use crate::session::{Session, SessionOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -71,6 +73,8 @@ pub struct Runtime {
     pub(crate) catalog: Option<Catalog>,
     /// Refuse tools registered without an input schema (host option).
     pub(crate) require_input_schema: bool,
+    pub(crate) embeddings: EmbeddingStore,
+    pub(crate) embed_docs: Option<EmbedDocs>,
 }
 
 impl Default for Runtime {
@@ -90,6 +94,8 @@ impl Runtime {
             code_tool: code_tool_entry(),
             catalog: None,
             require_input_schema: false,
+            embeddings: EmbeddingStore::default(),
+            embed_docs: None,
         }
     }
 

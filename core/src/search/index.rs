@@ -235,6 +235,14 @@ impl SearchIndex {
         self.n == 0
     }
 
+    /// Documents whose canonical name, alias or `provider/name` is exactly the query.
+    pub fn exact_docs(&self, query: &str) -> Vec<usize> {
+        self.exact
+            .get(&exact_key(query))
+            .map(|e| e.iter().map(|(d, _, _)| *d as usize).collect())
+            .unwrap_or_default()
+    }
+
     /// Weighted query terms: (term id, weight, literal word it came from).
     fn query_terms(&self, query: &str) -> (Vec<QTerm>, Vec<u32>) {
         let mut out: Vec<QTerm> = Vec::new();

@@ -9,7 +9,10 @@
 //! of a literal match; in multi-step requests later action verbs count less
 //! than the first, so "find and read the notes" ranks a finder first.
 //! Ties break by document order (canonical-name order): deterministic.
+//! With a host embedder, [`embed`] fuses this ranking with sentence-embedding
+//! similarity (see there for the text embedded and the fusion).
 
+pub mod embed;
 mod index;
 pub mod text;
 

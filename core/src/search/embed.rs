@@ -1,0 +1,187 @@
+//! Meaning-based ranking from host-supplied sentence embeddings, and its
+//! fusion with the lexical (BM25F) ranking.
+//!
+//! **Text embedded per tool** ([`tool_text`]): three lines —
+//! `{title} ({local name})`, the description (its first 1,000 characters),
+//! and `Parameters: a, b, …` (top-level input property names, at most 16).
+//! The provider is left out so the text (and its key) is the same however a
+//! host names providers. Queries are embedded as typed. A vector is
+//! cached under [`text_key`] of its text, so a tool whose text is unchanged
+//! after a registry change keeps its vector.
+//!
+//! **Fusion** ([`fuse`]) is weighted reciprocal-rank fusion over two lists:
+//! the lexical top [`POOL`] and the cosine-similarity top [`POOL`] (among the
+//! tools the search may return). A tool at 1-based rank `r` in a list gets
+//! `w / (RRF_K + r)`; the lexical list weighs [`LEXICAL_WEIGHT`], the meaning
+//! list [`MEANING_WEIGHT`]. Exact names, aliases and `provider/name` matches
+//! stay first, in lexical order, whatever the vectors say. Ties break by
+//! document order.
+
+use super::SearchHit;
+use crate::descriptor::ToolDescriptor;
+use crate::hash::{hex, sha256};
+use serde_json::Value;
+
+/// Candidates taken from each ranking before fusion.
+pub const POOL: usize = 50;
+/// The reciprocal-rank constant (the usual 60).
+pub const RRF_K: f32 = 60.0;
+/// Weight of the lexical ranking in the fusion.
+pub const LEXICAL_WEIGHT: f32 = 1.0;
+/// Weight of the meaning ranking in the fusion.
+pub const MEANING_WEIGHT: f32 = 1.0;
+/// Description characters embedded per tool.
+const DESCRIPTION_CHARS: usize = 1000;
+/// Parameter names embedded per tool.
+const MAX_PARAMS: usize = 16;
+
+/// The text embedded for a tool (see the module docs).
+pub fn tool_text(t: &ToolDescriptor) -> String {
+    let title = if t.title.is_empty() || t.title == t.name {
+        t.local_name.replace(['_', '-'], " ")
+    } else {
+        t.title.clone()
+    };
+    let mut out = format!("{title} ({})\n", t.local_name);
+    out.extend(t.description.trim().chars().take(DESCRIPTION_CHARS));
+    let params: Vec<&str> = t
+        .input_schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().take(MAX_PARAMS).map(String::as_str).collect())
+        .unwrap_or_default();
+    if !params.is_empty() {
+        out.push_str("\nParameters: ");
+        out.push_str(&params.join(", "));
+    }
+    out
+}
+
+/// Cache key of an embedded text: the first 16 bytes of its SHA-256, in hex.
+pub fn text_key(text: &str) -> String {
+    hex(&sha256(text.as_bytes())[..16])
+}
+
+/// `v` scaled to unit length; `None` when it has the wrong length, a
+/// non-finite component or no length at all.
+pub fn normalized(v: &[f32], dims: usize) -> Option<Vec<f32>> {
+    if v.len() != dims || v.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm == 0.0 || !norm.is_finite() {
+        return None;
+    }
+    // Already unit length (within rounding): keep the bits, so exports round-trip.
+    if (norm - 1.0).abs() < 1e-6 {
+        return Some(v.to_vec());
+    }
+    Some(v.iter().map(|x| x / norm).collect())
+}
+
+/// Cosine similarities of `query` against the rows of `matrix` (unit vectors,
+/// `dims` wide); rows marked absent score `None`.
+pub fn similarities(query: &[f32], matrix: &[f32], present: &[bool]) -> Vec<Option<f32>> {
+    let dims = query.len().max(1);
+    matrix
+        .chunks_exact(dims)
+        .zip(present)
+        .map(|(row, ok)| ok.then(|| row.iter().zip(query).map(|(a, b)| a * b).sum()))
+        .collect()
+}
+
+/// The best `POOL` accepted documents by similarity: `(doc, similarity)`, best first.
+pub fn meaning_ranking(sims: &[Option<f32>], accept: &dyn Fn(usize) -> bool) -> Vec<(usize, f32)> {
+    let mut ranked: Vec<(usize, f32)> = sims
+        .iter()
+        .enumerate()
+        .filter_map(|(d, s)| s.map(|s| (d, s)))
+        .filter(|(d, _)| accept(*d))
+        .collect();
+    let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if ranked.len() > POOL {
+        ranked.select_nth_unstable_by(POOL, order);
+        ranked.truncate(POOL);
+    }
+    ranked.sort_by(order);
+    ranked
+}
+
+/// Fuse the lexical hits (best first, exact matches listed in `exact`) with
+/// the meaning ranking; at most `limit` hits. Each hit's `why` keeps its
+/// lexical reasons and gains `meaning: 0.62` (its cosine similarity) when
+/// it is in the meaning list.
+pub fn fuse(
+    lexical: Vec<SearchHit>,
+    meaning: &[(usize, f32)],
+    exact: &[usize],
+    limit: usize,
+) -> Vec<SearchHit> {
+    let mut fused: Vec<SearchHit> = Vec::new();
+    let mut pinned: Vec<SearchHit> = Vec::new();
+    for (rank, mut hit) in lexical.into_iter().enumerate() {
+        let sim = meaning.iter().position(|(d, _)| *d == hit.doc);
+        let mut score = LEXICAL_WEIGHT / (RRF_K + rank as f32 + 1.0);
+        if let Some(r) = sim {
+            score += MEANING_WEIGHT / (RRF_K + r as f32 + 1.0);
+            hit.why.push(meaning_why(meaning[r].1));
+        }
+        hit.score = score;
+        if exact.contains(&hit.doc) {
+            pinned.push(hit);
+        } else {
+            fused.push(hit);
+        }
+    }
+    for (r, (doc, sim)) in meaning.iter().enumerate() {
+        if fused.iter().chain(&pinned).any(|h| h.doc == *doc) {
+            continue;
+        }
+        fused.push(SearchHit {
+            doc: *doc,
+            score: MEANING_WEIGHT / (RRF_K + r as f32 + 1.0),
+            why: vec![meaning_why(*sim)],
+        });
+    }
+    fused.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
+    pinned.extend(fused);
+    pinned.truncate(limit);
+    pinned
+}
+
+fn meaning_why(sim: f32) -> String {
+    format!("meaning: {:.2}", sim)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(doc: usize) -> SearchHit {
+        SearchHit {
+            doc,
+            score: 1.0,
+            why: vec!["name: x".into()],
+        }
+    }
+
+    #[test]
+    fn exact_matches_stay_first_and_agreement_wins() {
+        let lexical = vec![hit(5), hit(1), hit(2), hit(3)];
+        let meaning = [(3, 0.9), (2, 0.8), (7, 0.7)];
+        let out = fuse(lexical, &meaning, &[5], 8);
+        let docs: Vec<usize> = out.iter().map(|h| h.doc).collect();
+        assert_eq!(docs[0], 5);
+        assert_eq!(docs[1..3], [3, 2]);
+        assert!(docs.contains(&7));
+        assert_eq!(out[1].why.last().map(String::as_str), Some("meaning: 0.90"));
+    }
+
+    #[test]
+    fn normalized_refuses_bad_vectors() {
+        assert_eq!(normalized(&[3.0, 4.0], 2), Some(vec![0.6, 0.8]));
+        assert_eq!(normalized(&[1.0], 2), None);
+        assert_eq!(normalized(&[0.0, 0.0], 2), None);
+        assert_eq!(normalized(&[f32::NAN, 1.0], 2), None);
+    }
+}

@@ -1,0 +1,404 @@
+//! `tool_search` with the host's embedder, as an effect protocol.
+//!
+//! The core never runs a model: [`Runtime::search_step`] returns
+//! [`SearchStep::NeedEmbeddings`] with at most [`EMBED_BATCH`] texts (the
+//! query first, when its vector is not cached, then tools whose text has no
+//! cached vector); the host embeds them and calls [`EmbedRequest::resume`].
+//! When every vector is there, the lexical ranking is fused with cosine
+//! similarity (see [`crate::search::embed`]).
+//!
+//! Tool vectors are requested lazily by the first search that lacks them;
+//! hosts that would rather pay that once up front run
+//! [`Runtime::prepare_embeddings`] after registering tools. A failing,
+//! slow (the host times it out) or malformed answer ends the search with
+//! what is there: lexical alone when the query has no vector, else fusion
+//! over the tools that have vectors. Either way each result's `why` ends
+//! with `embedder unavailable: …`. Vectors already received stay cached.
+
+use crate::discovery::{search_input, SearchInput, SearchOutput};
+use crate::embeddings::{EmbeddingModel, Encoding};
+use crate::error::{Error, ErrorCode, Result};
+use crate::runtime::{unknown_session, Catalog, Runtime};
+use crate::search::embed::{
+    fuse, meaning_ranking, normalized, similarities, text_key, tool_text, POOL,
+};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::Arc;
+
+/// Most texts one [`EmbedRequest`] asks for.
+pub const EMBED_BATCH: usize = 64;
+
+/// Why the host could not embed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmbedFailure {
+    /// The embedder threw or rejected.
+    Error(String),
+    /// The host gave up waiting.
+    TimedOut {
+        /// How long it waited.
+        ms: u64,
+    },
+    /// The host has vectors (imported) but no function to make more.
+    NoEmbedder,
+}
+
+impl fmt::Display for EmbedFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmbedFailure::Error(m) => write!(f, "the embedder failed: {m}"),
+            EmbedFailure::TimedOut { ms } => write!(f, "the embedder took longer than {ms} ms"),
+            EmbedFailure::NoEmbedder => f.write_str("no embed function is set"),
+        }
+    }
+}
+
+/// Where the cache stands for the current catalog.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EmbeddingStats {
+    /// Model id.
+    pub model: String,
+    /// Vector length.
+    pub dimensions: usize,
+    /// Distinct tool texts in the catalog.
+    pub tools: usize,
+    /// Of those, how many have a vector.
+    pub cached: usize,
+    /// Texts embedded by this run.
+    pub embedded: usize,
+    /// Why the run stopped early, when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// What a search or preparation needs next.
+#[derive(Debug)]
+pub enum SearchStep {
+    /// The search result ([`Runtime::search_step`] only).
+    Done(SearchOutput),
+    /// Preparation finished ([`Runtime::prepare_embeddings`] only).
+    Prepared(EmbeddingStats),
+    /// Embed these texts and resume.
+    NeedEmbeddings(EmbedRequest),
+}
+
+#[derive(Debug)]
+enum Goal {
+    Search {
+        sid: String,
+        input: SearchInput,
+        limit: usize,
+    },
+    Prepare,
+}
+
+/// A suspension: the host embeds [`EmbedRequest::texts`] and resumes.
+#[derive(Debug)]
+pub struct EmbedRequest {
+    goal: Goal,
+    texts: Vec<String>,
+    keys: Vec<String>,
+    /// Index of the query among `texts`.
+    query_at: Option<usize>,
+    model: EmbeddingModel,
+    embedded: usize,
+}
+
+/// Per catalog version: each document's embedded text and key, and a dense
+/// matrix of the cached vectors (rebuilt when the cache changes).
+#[derive(Debug, Default)]
+pub(crate) struct EmbedDocs {
+    version: String,
+    texts: Vec<String>,
+    keys: Vec<String>,
+    generation: Option<u64>,
+    matrix: Vec<f32>,
+    present: Vec<bool>,
+}
+
+impl EmbedRequest {
+    /// The texts to embed, in order (at most [`EMBED_BATCH`]).
+    pub fn texts(&self) -> &[String] {
+        &self.texts
+    }
+
+    /// The model whose vectors are expected.
+    pub fn model(&self) -> &EmbeddingModel {
+        &self.model
+    }
+
+    /// Resume with one vector per text, or why there are none.
+    pub fn resume(
+        self,
+        rt: &mut Runtime,
+        answer: std::result::Result<Vec<Vec<f32>>, EmbedFailure>,
+        now_ms: u64,
+    ) -> Result<SearchStep> {
+        let failure = if rt.embeddings.model() != Some(&self.model) {
+            Some("the embedder changed while it was embedding".to_string())
+        } else {
+            match answer {
+                Err(f) => Some(f.to_string()),
+                Ok(vectors) => self.store(rt, &vectors).err(),
+            }
+        };
+        let embedded = self.embedded
+            + if failure.is_none() {
+                self.texts.len()
+            } else {
+                0
+            };
+        rt.plan(self.goal, embedded, failure, now_ms)
+    }
+
+    /// Check every vector, then cache them all (nothing is cached on error).
+    fn store(&self, rt: &mut Runtime, vectors: &[Vec<f32>]) -> std::result::Result<(), String> {
+        if vectors.len() != self.texts.len() {
+            return Err(format!(
+                "it returned {} vectors for {} texts",
+                vectors.len(),
+                self.texts.len()
+            ));
+        }
+        let dims = self.model.dimensions;
+        let mut units = Vec::with_capacity(vectors.len());
+        for (i, v) in vectors.iter().enumerate() {
+            let unit = normalized(v, dims).ok_or_else(|| {
+                format!(
+                    "vector {i} has {} components (expected {dims}, finite, not all zero)",
+                    v.len()
+                )
+            })?;
+            units.push(Arc::<[f32]>::from(unit));
+        }
+        for (i, (key, unit)) in self.keys.iter().zip(units).enumerate() {
+            if Some(i) == self.query_at {
+                rt.embeddings.put_query(key.clone(), unit);
+            } else {
+                rt.embeddings.put_tool(key.clone(), unit);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Runtime {
+    /// Set the host embedder's model and dimension (`None`: searches are
+    /// lexical only). A different model or dimension empties the cache.
+    pub fn set_embedding_model(&mut self, model: Option<EmbeddingModel>) -> Result<()> {
+        self.embeddings.set_model(model)
+    }
+
+    /// The embedding model in force.
+    pub fn embedding_model(&self) -> Option<&EmbeddingModel> {
+        self.embeddings.model()
+    }
+
+    /// Each distinct tool text of the current catalog with its cache key.
+    pub fn embedding_texts(&mut self) -> Vec<(String, String)> {
+        let catalog = self.catalog();
+        let docs = self.refresh_docs(&catalog);
+        let mut seen = HashSet::new();
+        docs.keys
+            .iter()
+            .zip(&docs.texts)
+            .filter(|(k, _)| seen.insert(*k))
+            .map(|(k, t)| (k.clone(), t.clone()))
+            .collect()
+    }
+
+    /// Export the current catalog's cached tool vectors (see [`crate::embeddings`]).
+    pub fn export_embeddings(&mut self, encoding: Encoding) -> Result<Value> {
+        let catalog = self.catalog();
+        self.refresh_docs(&catalog);
+        let keys = self
+            .embed_docs
+            .as_ref()
+            .map(|d| d.keys.as_slice())
+            .unwrap_or(&[]);
+        self.embeddings.export(keys.iter(), encoding)
+    }
+
+    /// Import vectors; returns how many were added (refused whole on error).
+    pub fn import_embeddings(&mut self, data: &Value) -> Result<usize> {
+        self.embeddings.import(data)
+    }
+
+    /// `tool_search` using the embedder when a model is set (else lexical at once).
+    pub fn search_step(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<SearchStep> {
+        let (input, limit) = search_input(input)?;
+        self.session(sid)?;
+        let goal = Goal::Search {
+            sid: sid.to_string(),
+            input,
+            limit,
+        };
+        self.plan(goal, 0, None, now_ms)
+    }
+
+    /// Embed every tool text that has no vector yet, in batches.
+    pub fn prepare_embeddings(&mut self, now_ms: u64) -> Result<SearchStep> {
+        if self.embeddings.model().is_none() {
+            return Err(Error::new(
+                ErrorCode::InputInvalid,
+                "no embedding model is set: set an embedder first",
+            ));
+        }
+        self.plan(Goal::Prepare, 0, None, now_ms)
+    }
+
+    /// Ask for what is missing, or finish.
+    fn plan(
+        &mut self,
+        goal: Goal,
+        embedded: usize,
+        failure: Option<String>,
+        now_ms: u64,
+    ) -> Result<SearchStep> {
+        let Some(model) = self.embeddings.model().cloned() else {
+            return match goal {
+                Goal::Search { sid, input, limit } => {
+                    self.fused_search(&sid, &input, limit, failure, now_ms)
+                }
+                Goal::Prepare => Err(Error::new(
+                    ErrorCode::InputInvalid,
+                    "the embedding model was cleared during preparation",
+                )),
+            };
+        };
+        let catalog = self.catalog();
+        self.refresh_docs(&catalog);
+        if failure.is_none() {
+            let mut texts = Vec::new();
+            let mut keys = Vec::new();
+            let mut query_at = None;
+            if let Goal::Search { input, .. } = &goal {
+                let key = text_key(&input.query);
+                if self.embeddings.query(&key).is_none() {
+                    query_at = Some(0);
+                    texts.push(input.query.clone());
+                    keys.push(key);
+                }
+            }
+            if let Some(docs) = &self.embed_docs {
+                for (k, t) in docs.keys.iter().zip(&docs.texts) {
+                    if texts.len() == EMBED_BATCH {
+                        break;
+                    }
+                    if self.embeddings.tool(k).is_none() && !keys.contains(k) {
+                        keys.push(k.clone());
+                        texts.push(t.clone());
+                    }
+                }
+            }
+            if !texts.is_empty() {
+                return Ok(SearchStep::NeedEmbeddings(EmbedRequest {
+                    goal,
+                    texts,
+                    keys,
+                    query_at,
+                    model,
+                    embedded,
+                }));
+            }
+        }
+        match goal {
+            Goal::Search { sid, input, limit } => {
+                self.fused_search(&sid, &input, limit, failure, now_ms)
+            }
+            Goal::Prepare => Ok(SearchStep::Prepared(self.stats(model, embedded, failure))),
+        }
+    }
+
+    fn stats(
+        &self,
+        model: EmbeddingModel,
+        embedded: usize,
+        error: Option<String>,
+    ) -> EmbeddingStats {
+        let keys: HashSet<&String> = self.embed_docs.iter().flat_map(|d| d.keys.iter()).collect();
+        EmbeddingStats {
+            model: model.model,
+            dimensions: model.dimensions,
+            tools: keys.len(),
+            cached: keys
+                .iter()
+                .filter(|k| self.embeddings.tool(k).is_some())
+                .count(),
+            embedded,
+            error,
+        }
+    }
+
+    /// Texts and keys for the catalog's version; the matrix for the cache's generation.
+    fn refresh_docs(&mut self, catalog: &Catalog) -> &EmbedDocs {
+        let docs = self.embed_docs.get_or_insert_with(EmbedDocs::default);
+        if docs.version != catalog.version || docs.texts.len() != catalog.tools.len() {
+            docs.texts = catalog.tools.iter().map(|t| tool_text(t)).collect();
+            docs.keys = docs.texts.iter().map(|t| text_key(t)).collect();
+            docs.version = catalog.version.clone();
+            docs.generation = None;
+        }
+        docs
+    }
+
+    fn refresh_matrix(&mut self) {
+        let generation = self.embeddings.generation;
+        let dims = self.embeddings.model().map_or(0, |m| m.dimensions);
+        let Some(docs) = self.embed_docs.as_mut() else {
+            return;
+        };
+        if docs.generation == Some(generation) {
+            return;
+        }
+        docs.matrix = vec![0.0; docs.keys.len() * dims];
+        docs.present = vec![false; docs.keys.len()];
+        for (i, k) in docs.keys.iter().enumerate() {
+            if let Some(v) = self.embeddings.tool(k) {
+                docs.matrix[i * dims..(i + 1) * dims].copy_from_slice(v);
+                docs.present[i] = true;
+            }
+        }
+        docs.generation = Some(generation);
+    }
+
+    /// Rank with what is cached; note a failure in every result's `why`.
+    fn fused_search(
+        &mut self,
+        sid: &str,
+        input: &SearchInput,
+        limit: usize,
+        failure: Option<String>,
+        now_ms: u64,
+    ) -> Result<SearchStep> {
+        let catalog = self.catalog();
+        self.refresh_docs(&catalog);
+        self.refresh_matrix();
+        let mut hits = {
+            let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
+            let accept = self.search_filter(session, &catalog, input);
+            let query = self.embeddings.query(&text_key(&input.query));
+            match (query, self.embed_docs.as_ref()) {
+                (Some(q), Some(docs)) if self.embeddings.model().is_some() => {
+                    let sims = similarities(&q, &docs.matrix, &docs.present);
+                    let meaning = meaning_ranking(&sims, &accept);
+                    let lexical = catalog.index.search(&input.query, POOL, &accept);
+                    let exact = catalog.index.exact_docs(&input.query);
+                    fuse(lexical, &meaning, &exact, limit)
+                }
+                _ => catalog.index.search(&input.query, limit, &accept),
+            }
+        };
+        if let Some(reason) = failure {
+            let note = format!("embedder unavailable: {reason}");
+            for h in &mut hits {
+                h.why.push(note.clone());
+            }
+        }
+        self.finish_search(sid, &catalog, hits, now_ms)
+            .map(SearchStep::Done)
+    }
+}
