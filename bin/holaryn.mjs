@@ -6,8 +6,8 @@ import { CliError } from "../js/cli/catalog.mjs";
 import { rankCommand, searchCommand } from "../js/cli/search.mjs";
 
 const USAGE = `usage:
-  holaryn search --catalog FILE|DIR "query" [--top N]
-  holaryn rank --catalog FILE|DIR --queries QUERIES.jsonl [--top 8] [--out FILE]
+  holaryn search --catalog FILE|DIR "query" [--top N] [--embeddings FILE]
+  holaryn rank --catalog FILE|DIR --queries QUERIES.jsonl [--top 8] [--out FILE] [--embeddings FILE]
   holaryn bench run --suite tool-discovery [--baseline FILE] [--fail-on-regression] [--update-baseline] [--output-dir DIR]
   holaryn version
 
@@ -19,6 +19,8 @@ one of the runtime's own tools (tool_search, ...) is kept as <provider>/<name>
 rank writes one line per query: {"id", "ranked", "us"}, or
 {"id", "error": {"code", "message"}} for a query the search refuses (the run
 goes on).
+--embeddings FILE imports precomputed vectors (holaryn.embeddings/1) and fuses
+meaning with words.
 Exit codes: 0 ok, 1 a gate or regression failed, 2 usage or input error.`;
 
 function parseArgs(argv) {
@@ -45,10 +47,10 @@ async function main(argv) {
       return 0;
     }
     case "search":
-      process.stdout.write(searchCommand({ HolarynRuntime }, opts));
+      process.stdout.write(await searchCommand({ HolarynRuntime }, opts));
       return 0;
     case "rank": {
-      const r = rankCommand({ HolarynRuntime }, opts);
+      const r = await rankCommand({ HolarynRuntime }, opts);
       process.stdout.write(r.stdout);
       process.stderr.write(r.stderr);
       return 0;

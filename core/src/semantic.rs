@@ -271,6 +271,7 @@ impl Runtime {
         };
         let catalog = self.catalog();
         self.refresh_docs(&catalog);
+        self.refresh_matrix();
         if failure.is_none() {
             let mut texts = Vec::new();
             let mut keys = Vec::new();
@@ -284,11 +285,12 @@ impl Runtime {
                 }
             }
             if let Some(docs) = &self.embed_docs {
-                for (k, t) in docs.keys.iter().zip(&docs.texts) {
+                let missing = docs.present.iter().enumerate().filter(|(_, p)| !**p);
+                for (k, t) in missing.map(|(i, _)| (&docs.keys[i], &docs.texts[i])) {
                     if texts.len() == EMBED_BATCH {
                         break;
                     }
-                    if self.embeddings.tool(k).is_none() && !keys.contains(k) {
+                    if !keys.contains(k) {
                         keys.push(k.clone());
                         texts.push(t.clone());
                     }
@@ -375,8 +377,10 @@ impl Runtime {
         now_ms: u64,
     ) -> Result<SearchStep> {
         let catalog = self.catalog();
-        self.refresh_docs(&catalog);
-        self.refresh_matrix();
+        if self.embeddings.model().is_some() {
+            self.refresh_docs(&catalog);
+            self.refresh_matrix();
+        }
         let mut hits = {
             let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
             let accept = self.search_filter(session, &catalog, input);

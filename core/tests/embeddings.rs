@@ -63,6 +63,9 @@ fn runtime(n: usize) -> (Runtime, String) {
 }
 
 type Answer = Result<Vec<Vec<f32>>, EmbedFailure>;
+/// Ranked names with their `why`, and every batch the embedder was asked for.
+type Searched = (Vec<(String, Vec<String>)>, Vec<Vec<String>>);
+type Embedder = Box<dyn Fn(&[String]) -> Answer>;
 
 /// Drive a step to its end; returns the final step and every batch asked for.
 fn drive(
@@ -92,7 +95,7 @@ fn search(
     sid: &str,
     q: &str,
     embed: impl FnMut(&[String]) -> Answer,
-) -> (Vec<(String, Vec<String>)>, Vec<Vec<String>>) {
+) -> Searched {
     let step = rt
         .search_step(sid, &json!({"query": q}), 1)
         .expect("search");
@@ -288,7 +291,7 @@ fn lexical_names(rt: &mut Runtime, sid: &str, q: &str) -> Vec<String> {
 
 #[test]
 fn a_failing_slow_or_malformed_embedder_falls_back_to_lexical_and_why_says_so() {
-    let cases: Vec<(Box<dyn Fn(&[String]) -> Answer>, &str)> = vec![
+    let cases: Vec<(Embedder, &str)> = vec![
         (
             Box::new(|_| Err(EmbedFailure::Error("boom".into()))),
             "embedder unavailable: the embedder failed: boom",

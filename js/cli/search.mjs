@@ -1,13 +1,32 @@
-// `holaryn search --catalog FILE "query"` and
-// `holaryn rank --catalog FILE --queries QUERIES.jsonl [--top 8] [--out FILE]`.
+// `holaryn search --catalog FILE "query" [--embeddings FILE]` and
+// `holaryn rank --catalog FILE --queries QUERIES.jsonl [--top 8] [--out FILE] [--embeddings FILE]`.
+// --embeddings imports precomputed vectors (`holaryn.embeddings/1`, e.g. from
+// scripts/embed-fixtures.py) and ranks with searchAsync: lexical and meaning
+// fused. No model runs: a query or tool without a vector is ranked by what
+// is there, and its results' `why` says "embedder unavailable".
 import { readFileSync, writeFileSync } from "node:fs";
 import { CliError, loadCatalog } from "./catalog.mjs";
 
-function session(HolarynRuntime, catalog) {
+function importEmbeddings(runtime, file) {
+  let data;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new CliError(`${file}: cannot read embeddings: ${e.message}`);
+  }
+  try {
+    return runtime.importEmbeddings(data);
+  } catch (e) {
+    throw new CliError(`${file}: ${e.detail ?? e.message} (${e.code})`);
+  }
+}
+
+function session(HolarynRuntime, catalog, embeddings) {
   const runtime = new HolarynRuntime();
   const info = loadCatalog(runtime, catalog);
   for (const s of info.skipped) process.stderr.write(`holaryn: skipping ${s}\n`);
   for (const n of info.notes) process.stderr.write(`holaryn: ${n}\n`);
+  if (embeddings) info.vectors = importEmbeddings(runtime, embeddings);
   const s = runtime.createSession({ dynamicDiscovery: true, boundedCodeMode: false });
   // The index is built once per registry version, on the first search:
   // build it here so query timings measure searching only.
@@ -17,16 +36,23 @@ function session(HolarynRuntime, catalog) {
   return { runtime, session: s, info };
 }
 
-export function searchCommand({ HolarynRuntime }, opts) {
+/** Run one search: fused over imported vectors with --embeddings, else lexical. */
+function searchWith(s, opts, input) {
+  return opts.embeddings ? s.searchAsync(input) : s.search(input);
+}
+
+const lexicalOnly = (out) => out.results.some((r) => r.why?.some((w) => w.startsWith("embedder unavailable")));
+
+export async function searchCommand({ HolarynRuntime }, opts) {
   if (!opts.catalog) throw new CliError("search needs --catalog FILE");
   const query = opts._.join(" ");
   if (!query) throw new CliError('search needs a query: holaryn search --catalog FILE "query"');
-  const { session: s, info } = session(HolarynRuntime, opts.catalog);
+  const { session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
   const limit = opts.top ? Number(opts.top) : 8;
   const t0 = process.hrtime.bigint();
   let out;
   try {
-    out = s.search({ query, limit });
+    out = await searchWith(s, opts, { query, limit });
   } catch (e) {
     throw new CliError(`${e.detail ?? e.message} (${e.code})`);
   }
@@ -40,7 +66,7 @@ export function searchCommand({ HolarynRuntime }, opts) {
   return lines.join("\n") + "\n";
 }
 
-export function rankCommand({ HolarynRuntime }, opts) {
+export async function rankCommand({ HolarynRuntime }, opts) {
   if (!opts.catalog) throw new CliError("rank needs --catalog FILE");
   if (!opts.queries) throw new CliError("rank needs --queries QUERIES.jsonl");
   const top = opts.top === undefined ? 8 : Number(opts.top);
@@ -65,15 +91,18 @@ export function rankCommand({ HolarynRuntime }, opts) {
     }
     queries.push(q);
   });
-  const { session: s, info } = session(HolarynRuntime, opts.catalog);
+  const { session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
   const out = [];
   const times = [];
   let failed = 0;
+  let partial = 0;
   for (const q of queries) {
     const t0 = process.hrtime.bigint();
     let ranked;
     try {
-      ranked = s.search({ query: q.query, limit: top }).results.map((r) => r.name);
+      const res = await searchWith(s, opts, { query: q.query, limit: top });
+      if (opts.embeddings && lexicalOnly(res)) partial += 1;
+      ranked = res.results.map((r) => r.name);
     } catch (e) {
       // One query the search refuses (too long, empty) is one error line; the run goes on.
       failed += 1;
@@ -88,7 +117,10 @@ export function rankCommand({ HolarynRuntime }, opts) {
   times.sort((a, b) => a - b);
   const pct = (p) => (times.length ? times[Math.min(times.length - 1, Math.floor(p * times.length))] : 0);
   const failures = failed ? `, ${failed} refused (error lines in the output)` : "";
-  const summary = `holaryn rank: ${queries.length} queries${failures} over ${info.tools} tools (${info.files} files, index built in ${info.indexMs.toFixed(1)} ms): p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs\n`;
+  const vectors = opts.embeddings
+    ? `; ${info.vectors} vectors imported, ${partial} queries lacked a query or tool vector (why says "embedder unavailable")`
+    : "";
+  const summary = `holaryn rank: ${queries.length} queries${failures} over ${info.tools} tools (${info.files} files, index built in ${info.indexMs.toFixed(1)} ms): p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs${vectors}\n`;
   if (opts.out) {
     writeFileSync(opts.out, body);
     return { stdout: "", stderr: summary };

@@ -10,6 +10,7 @@
 
 mod convert;
 mod driver;
+mod embedder;
 mod errors;
 mod host;
 mod runtime;

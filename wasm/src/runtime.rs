@@ -312,6 +312,71 @@ impl HolarynRuntime {
         to_js(&records)
     }
 
+    /// Use a host embedding model for `searchAsync` and model `tool_search` calls
+    /// (`null`: lexical only). A different model or dimension drops cached vectors.
+    #[wasm_bindgen(js_name = setEmbedder)]
+    pub fn set_embedder(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "HostEmbedder | null")] embedder: JsValue,
+    ) -> Result<(), JsValue> {
+        let parsed = if embedder.is_null() || embedder.is_undefined() {
+            None
+        } else {
+            Some(crate::embedder::parse(&embedder)?)
+        };
+        let model = parsed.as_ref().map(|(m, _)| m.clone());
+        js(self.shared.core()?.set_embedding_model(model))?;
+        self.shared.set_embedder(parsed.map(|(_, e)| e))
+    }
+
+    /// Embed every tool that has no cached vector yet (batches of at most 64).
+    #[wasm_bindgen(js_name = prepareEmbeddings, unchecked_return_type = "Promise<EmbeddingStats>")]
+    pub fn prepare_embeddings(&self) -> Result<js_sys::Promise, JsValue> {
+        let first = js(self
+            .shared
+            .core()?
+            .prepare_embeddings(js_sys::Date::now() as u64))?;
+        let shared = self.shared.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            match js(crate::embedder::drive(shared, first).await?)? {
+                holaryn_core::semantic::SearchStep::Prepared(stats) => to_js(&stats),
+                _ => Err(errors::input("preparation ended without stats")),
+            }
+        }))
+    }
+
+    /// The cached vectors of the current tools (`holaryn.embeddings/1`), to persist.
+    #[wasm_bindgen(js_name = exportEmbeddings, unchecked_return_type = "EmbeddingsExport")]
+    pub fn export_embeddings(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "{ encoding?: EmbeddingEncoding } | undefined")]
+        options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        #[derive(Deserialize, Default)]
+        #[serde(deny_unknown_fields)]
+        struct Opts {
+            #[serde(default)]
+            encoding: holaryn_core::embeddings::Encoding,
+        }
+        let o: Opts = if options.is_undefined() || options.is_null() {
+            Opts::default()
+        } else {
+            from_js(options, "export options")?
+        };
+        to_js(&js(self.shared.core()?.export_embeddings(o.encoding))?)
+    }
+
+    /// Import exported vectors; returns how many. Another model or dimension is
+    /// refused (`input.embeddings_mismatch`) and nothing changes.
+    #[wasm_bindgen(js_name = importEmbeddings)]
+    pub fn import_embeddings(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "EmbeddingsExport")] data: JsValue,
+    ) -> Result<usize, JsValue> {
+        let v: Value = from_js(data, "embeddings")?;
+        js(self.shared.core()?.import_embeddings(&v))
+    }
+
     /// Parse a catalog file without registering it (for tools and the CLI).
     #[wasm_bindgen(js_name = parseCatalog, unchecked_return_type = "ToolSpec[]")]
     pub fn parse_catalog(

@@ -113,6 +113,20 @@ impl HolarynSession {
         self.with_rt(|rt, now| rt.tool_search(&self.id, &input, now))
     }
 
+    /// `tool_search` with the host embedder when one is set (see `setEmbedder`);
+    /// a failing or slow embedder gives the lexical result, and `why` says so.
+    #[wasm_bindgen(js_name = searchAsync, unchecked_return_type = "Promise<SearchOutput>")]
+    pub fn search_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SearchInput")] input: JsValue,
+    ) -> Result<js_sys::Promise, JsValue> {
+        let input = json(input, "tool_search input")?;
+        let (shared, id) = (self.shared.clone(), self.id.clone());
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            to_js(&js(crate::embedder::search(shared, &id, &input).await?)?)
+        }))
+    }
+
     /// `tool_list`: a bounded page filtered by state, source or provider.
     #[wasm_bindgen(unchecked_return_type = "ListOutput")]
     pub fn list(
@@ -335,20 +349,26 @@ async fn dispatch(
 ) -> Result<Value, JsValue> {
     if is_discovery_tool(&name) {
         let now = host.now();
-        let r: holaryn_core::Result<Value> = {
-            let mut rt = shared.core()?;
-            match rt.session(&id).map(|s| s.is_dynamic()) {
-                Err(e) => Err(e),
-                Ok(false) => Err(holaryn_core::Error::new(
-                    holaryn_core::ErrorCode::ToolUnknown,
-                    "discovery tools are off in a static session",
-                )
-                .with_tool(name.clone())),
-                Ok(true) => match name.as_str() {
-                    "tool_search" => rt.tool_search(&id, &args, now).and_then(|o| to_value(&o)),
+        let dynamic = shared.core_ref()?.session(&id).map(|s| s.is_dynamic());
+        let r: holaryn_core::Result<Value> = match dynamic {
+            Err(e) => Err(e),
+            Ok(false) => Err(holaryn_core::Error::new(
+                holaryn_core::ErrorCode::ToolUnknown,
+                "discovery tools are off in a static session",
+            )
+            .with_tool(name.clone())),
+            // The embedder, when one is set, is awaited with no borrow held.
+            Ok(true) if name == "tool_search" => {
+                crate::embedder::search(shared.clone(), &id, &args)
+                    .await?
+                    .and_then(|o| to_value(&o))
+            }
+            Ok(true) => {
+                let mut rt = shared.core()?;
+                match name.as_str() {
                     "tool_list" => rt.tool_list(&id, &args, now).and_then(|o| to_value(&o)),
                     _ => rt.tool_inspect(&id, &args, now).and_then(|o| to_value(&o)),
-                },
+                }
             }
         };
         shared.flush();

@@ -16,9 +16,11 @@
 //!   grows exponentially) is cut there: the rest is not delivered (activity
 //!   records stay readable in the activity ring).
 
+use crate::embedder::Embedder;
 use holaryn_core::{Error, ErrorCode, Runtime};
 use js_sys::Function;
 use std::cell::{Cell, Ref, RefCell, RefMut};
+use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
 /// Rounds of listener-caused events one flush delivers.
@@ -34,6 +36,8 @@ pub struct Shared {
     listeners: RefCell<Vec<Function>>,
     /// True while a flush is delivering (a nested flush leaves the work to it).
     delivering: Cell<bool>,
+    /// The host embedder, when one is set.
+    embedder: RefCell<Option<Rc<Embedder>>>,
 }
 
 fn busy() -> JsValue {
@@ -50,7 +54,20 @@ impl Shared {
             rt: RefCell::new(rt),
             listeners: RefCell::new(Vec::new()),
             delivering: Cell::new(false),
+            embedder: RefCell::new(None),
         }
+    }
+
+    /// Set or clear the host embedder.
+    pub fn set_embedder(&self, embedder: Option<Embedder>) -> Result<(), JsValue> {
+        let mut slot = self.embedder.try_borrow_mut().map_err(|_| busy())?;
+        *slot = embedder.map(Rc::new);
+        Ok(())
+    }
+
+    /// The host embedder, when one is set.
+    pub fn embedder(&self) -> Option<Rc<Embedder>> {
+        self.embedder.try_borrow().ok().and_then(|e| e.clone())
     }
 
     /// The core for one synchronous step (never across a call into JavaScript).

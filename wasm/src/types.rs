@@ -123,6 +123,20 @@ export interface RegistryChangedEvent {
   type: "tool_registry_changed"; sessionId?: string; oldVersion: string; newVersion: string; cause: "registry" | "policy";
   added: string[]; removed: string[]; changed: string[];
 }
+/** A host sentence-embedding model: `embed` gets at most 64 texts and returns one vector each. */
+export interface HostEmbedder {
+  model: string; dimensions: number;
+  embed: (texts: string[]) => Promise<Float32Array[] | number[][]> | Float32Array[] | number[][];
+  /** Wait per request before answering lexically (default 10000). */
+  timeoutMs?: number;
+}
+export type EmbeddingEncoding = "f32" | "i8";
+/** Cached tool vectors keyed by text key (see core/src/embeddings.rs for the byte layout). */
+export interface EmbeddingsExport {
+  format: "holaryn.embeddings/1"; model: string; dimensions: number; encoding: EmbeddingEncoding;
+  vectors: { [textKey: string]: string };
+}
+export interface EmbeddingStats { model: string; dimensions: number; tools: number; cached: number; embedded: number; error?: string; }
 export type ModelFormat = "anthropic" | "openai_chat" | "openai_responses" | "mcp";
 export interface ToolExport { format: ModelFormat; tools: { [key: string]: JsonValue }[]; bytes: number; names: { [wireName: string]: string }; }
 export type HolarynEvent = RegistryChangedEvent | ({ type: "activity" } & ActivityRecord);

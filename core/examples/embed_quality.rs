@@ -1,0 +1,202 @@
+//! Native measurement of the host-embedder fusion on the labelled request set:
+//! per kind, top-1 and gold-in-8 with words only vs fused with precomputed
+//! all-MiniLM-L6-v2 vectors, and the time per search with cached vectors.
+//! `cargo run --release -p holaryn-core --example embed_quality -- REQUESTS.jsonl [VECTORS.json]`
+//! (defaults: benchmarks/quality/requests.jsonl, tests/fixtures/embeddings/minilm-l6-v2.json).
+//! A benchmark: it measures, it never fails on a figure.
+use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
+use holaryn_core::registry::Update;
+use holaryn_core::semantic::{EmbedFailure, SearchStep};
+use holaryn_core::session::SessionOptions;
+use holaryn_core::Runtime;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn runtime() -> Runtime {
+    let mut rt = Runtime::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/fixtures/mcp"))
+        .expect("fixtures")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    for f in files {
+        let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let opts = CatalogOptions {
+            qualify_names: true,
+            provider_id: stem.clone(),
+            ..CatalogOptions::default()
+        };
+        let text = std::fs::read_to_string(&f).expect("catalog");
+        if let Ok(specs) = parse_catalog_text(&f.to_string_lossy(), &text, &opts) {
+            let _ = rt.update(
+                Update {
+                    upsert: specs,
+                    sync_provider: stem,
+                    ..Update::default()
+                },
+                0,
+            );
+        }
+    }
+    let native = std::fs::read_to_string(root().join("tests/fixtures/search/native_tools.json"))
+        .expect("native");
+    let values: Vec<Value> = serde_json::from_str(&native).expect("json");
+    rt.register_values(&values, 0).expect("native tools");
+    rt
+}
+
+fn fused(rt: &mut Runtime, sid: &str, q: &str) -> (Vec<String>, bool) {
+    let mut step = rt
+        .search_step(sid, &json!({ "query": q }), 1)
+        .expect("search");
+    let mut missed = false;
+    loop {
+        match step {
+            SearchStep::NeedEmbeddings(req) => {
+                missed = true;
+                step = req
+                    .resume(rt, Err(EmbedFailure::NoEmbedder), 1)
+                    .expect("resume");
+            }
+            SearchStep::Done(out) => {
+                return (out.results.into_iter().map(|r| r.name).collect(), missed)
+            }
+            SearchStep::Prepared(_) => unreachable!("a search never prepares"),
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let requests = args
+        .first()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("benchmarks/quality/requests.jsonl"));
+    let vectors = args
+        .get(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("tests/fixtures/embeddings/minilm-l6-v2.json"));
+    let rows: Vec<Value> = std::fs::read_to_string(&requests)
+        .expect("requests")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    let mut rt = runtime();
+    let data: Value =
+        serde_json::from_str(&std::fs::read_to_string(&vectors).expect("vectors")).expect("json");
+    rt.import_embeddings(&data).expect("import");
+    let sid = rt
+        .create_session(
+            SessionOptions {
+                dynamic_discovery: true,
+                ..Default::default()
+            },
+            &[7; 32],
+            0,
+        )
+        .expect("session");
+    // kind/split -> [n, lexical top1, lexical in8, fused top1, fused in8]
+    let mut table: BTreeMap<String, [usize; 5]> = BTreeMap::new();
+    let mut missing = 0;
+    // Requests no tool fits: how often each ranking returns nothing.
+    let (mut none_n, mut none_lex, mut none_fus) = (0, 0, 0);
+    for r in &rows {
+        let gold: Vec<&str> = r["gold"]
+            .as_array()
+            .map(|g| g.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let q = r["query"].as_str().unwrap_or_default();
+        if gold.is_empty() {
+            let lex = rt
+                .tool_search(&sid, &json!({ "query": q }), 1)
+                .expect("lexical");
+            none_n += 1;
+            none_lex += lex.results.is_empty() as usize;
+            none_fus += fused(&mut rt, &sid, q).0.is_empty() as usize;
+            continue;
+        }
+        let lex: Vec<String> = rt
+            .tool_search(&sid, &json!({ "query": q }), 1)
+            .expect("lexical")
+            .results
+            .into_iter()
+            .map(|x| x.name)
+            .collect();
+        let (fus, miss) = fused(&mut rt, &sid, q);
+        missing += miss as usize;
+        let top1 = |v: &[String]| v.first().is_some_and(|n| gold.contains(&n.as_str())) as usize;
+        let in8 = |v: &[String]| v.iter().any(|n| gold.contains(&n.as_str())) as usize;
+        for k in [
+            r["kind"].as_str().unwrap_or("?").to_string(),
+            "all".to_string(),
+        ] {
+            for split in [r["split"].as_str().unwrap_or("?"), "both"] {
+                let e = table.entry(format!("{k:<16} {split:<5}")).or_default();
+                e[0] += 1;
+                e[1] += top1(&lex);
+                e[2] += in8(&lex);
+                e[3] += top1(&fus);
+                e[4] += in8(&fus);
+            }
+        }
+        if std::env::var("SHOW").is_ok() && in8(&lex) == 0 && in8(&fus) == 1 {
+            println!("gain: {} {q:?} -> {:?}", r["id"], gold);
+        }
+    }
+    println!(
+        "{} requests, {} with gold; {missing} lacked a vector (ranked by what was cached)",
+        rows.len(),
+        rows.len() - none_n
+    );
+    println!("nothing fits: {none_n} requests; no result from words {none_lex}, fused {none_fus}");
+    println!(
+        "{:<22} {:>4}  {:>12} {:>12}  {:>12} {:>12}",
+        "kind split", "n", "words top1", "words in8", "fused top1", "fused in8"
+    );
+    let pct = |a: usize, n: usize| format!("{:.0}%", 100.0 * a as f64 / n.max(1) as f64);
+    for (k, e) in &table {
+        println!(
+            "{k:<22} {:>4}  {:>12} {:>12}  {:>12} {:>12}",
+            e[0],
+            pct(e[1], e[0]),
+            pct(e[2], e[0]),
+            pct(e[3], e[0]),
+            pct(e[4], e[0])
+        );
+    }
+    if std::env::var("NOTIME").is_ok() {
+        return;
+    }
+    // Time per search with every vector cached, interleaved, 5 rounds.
+    let queries: Vec<&str> = rows.iter().filter_map(|r| r["query"].as_str()).collect();
+    let (mut lex_ns, mut fus_ns) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        for q in &queries {
+            let t = Instant::now();
+            let _ = rt.tool_search(&sid, &json!({ "query": q }), 1);
+            lex_ns.push(t.elapsed().as_nanos());
+            let t = Instant::now();
+            let _ = fused(&mut rt, &sid, q);
+            fus_ns.push(t.elapsed().as_nanos());
+        }
+    }
+    lex_ns.sort();
+    fus_ns.sort();
+    let p50 = |v: &[u128]| v[v.len() / 2] as f64 / 1000.0;
+    println!(
+        "per search, cached vectors, {} tools: words p50 {:.0} µs, fused p50 {:.0} µs (× {:.2})",
+        rt.registry().len(),
+        p50(&lex_ns),
+        p50(&fus_ns),
+        p50(&fus_ns) / p50(&lex_ns)
+    );
+}
