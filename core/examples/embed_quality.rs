@@ -4,8 +4,9 @@
 //! `cargo run --release -p holaryn-core --example embed_quality -- REQUESTS.jsonl [VECTORS.json]`
 //! (defaults: benchmarks/quality/requests.jsonl, tests/fixtures/embeddings/minilm-l6-v2.json).
 //! A benchmark: it measures, it never fails on a figure.
-use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
-use holaryn_core::registry::Update;
+#[path = "common/catalogs.rs"]
+mod catalogs;
+
 use holaryn_core::semantic::{EmbedFailure, SearchStep};
 use holaryn_core::session::SessionOptions;
 use holaryn_core::Runtime;
@@ -20,36 +21,11 @@ fn root() -> PathBuf {
 
 fn runtime() -> Runtime {
     let mut rt = Runtime::new();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/fixtures/mcp"))
-        .expect("fixtures")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    for f in files {
-        let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned());
-        let opts = CatalogOptions {
-            qualify_names: true,
-            provider_id: stem.clone(),
-            ..CatalogOptions::default()
-        };
-        let text = std::fs::read_to_string(&f).expect("catalog");
-        if let Ok(specs) = parse_catalog_text(&f.to_string_lossy(), &text, &opts) {
-            let _ = rt.update(
-                Update {
-                    upsert: specs,
-                    sync_provider: stem,
-                    ..Update::default()
-                },
-                0,
-            );
-        }
-    }
-    let native = std::fs::read_to_string(root().join("tests/fixtures/search/native_tools.json"))
-        .expect("native");
-    let values: Vec<Value> = serde_json::from_str(&native).expect("json");
-    rt.register_values(&values, 0).expect("native tools");
+    catalogs::register_path(&mut rt, &root().join("tests/fixtures/mcp"));
+    catalogs::register_path(
+        &mut rt,
+        &root().join("tests/fixtures/search/native_tools.json"),
+    );
     rt
 }
 
