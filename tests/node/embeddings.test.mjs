@@ -91,6 +91,7 @@ test("the embedder is asked in batches of at most 64, then vectors are cached", 
   assert.deepEqual(calls, [1]);
   assert.ok(changed.results.length > 0);
   await assert.rejects(s.searchAsync({ query: "" }), (e) => e instanceof InputError && e.code === "input.invalid");
+  await assert.rejects(s.searchAsync({ query: "a\ud800" }), (e) => e.code === "input.invalid" && e.pointer === "/query");
 });
 
 test("an embedder that throws gives the lexical ranking, and why says so", async () => {

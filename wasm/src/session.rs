@@ -120,7 +120,7 @@ impl HolarynSession {
         &self,
         #[wasm_bindgen(unchecked_param_type = "SearchInput")] input: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
-        let input = json(input, "tool_search input")?;
+        let input = json_marked(input, "tool_search input")?;
         let (shared, id) = (self.shared.clone(), self.id.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             to_js(&js(crate::embedder::search(shared, &id, &input).await?)?)
