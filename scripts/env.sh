@@ -4,6 +4,10 @@ HOLARYN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export HOLARYN_ROOT
 export WASM_BINDGEN_VERSION="0.2.130"   # must equal wasm-bindgen in Cargo.lock
 export WASM_PACK_VERSION="0.15.1"
+export CARGO_FUZZ_VERSION="0.13.2"
+# Flags every fuzz build shares (test.sh builds, fuzz.sh runs): the core is
+# safe Rust, so no sanitizer; debug assertions catch overflow.
+export FUZZ_BUILD_FLAGS="--sanitizer none --debug-assertions"
 # Project-local tools first, then npm's binaryen (never Debian's binaryen 108:
 # it emits broken wasm). wasm-pack finds wasm-bindgen (and, for builds,
 # wasm-opt) here and so never downloads them; `--mode no-install` on every
