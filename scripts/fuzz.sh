@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (cargo-fuzz + libFuzzer, nightly) of holaryn-core.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
+#        scripts/fuzz.sh --build   (only build every target; a step of npm test)
 #   Runs every target in fuzz/fuzz_targets (or the named ones) for SECONDS
 #   each (default 60), one at a time, one process each, then prints a table
 #   of executions, exec/s, cov and ft per target. Exits 1 if any target
@@ -12,6 +13,10 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$HOLARYN_ROOT/fuzz"
+if [ "${1:-}" = "--build" ]; then
+  # shellcheck disable=SC2086 # a list of flags
+  exec cargo +nightly fuzz build $FUZZ_BUILD_FLAGS
+fi
 secs="${1:-60}"
 shift || true
 targets=("$@")
@@ -28,7 +33,7 @@ for t in "${targets[@]}"; do
   { cargo +nightly fuzz run $FUZZ_BUILD_FLAGS "$t" "corpus/$t" "seeds/$t" -- \
     -max_total_time="$secs" -dict="$dict" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 ${FUZZ_ARGS:-} 2>&1; echo "$?" >"$logs/$t.rc"; } |
-    tee "$logs/$t.log" | grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|ERROR|panicked|SUMMARY|Test unit written' || true
+    tee "$logs/$t.log" | grep --line-buffered -E '^#[0-9]+[[:space:]]+(INITED|DONE)|ERROR|panicked|SUMMARY|Test unit written' || true
   rc="$(cat "$logs/$t.rc")"
   done_line="$(grep -E '^#[0-9]+[[:space:]]+DONE' "$logs/$t.log" | tail -1 || true)"
   execs="$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$logs/$t.log" | tail -1 | grep -oE '[0-9]+$' || echo 0)"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Idempotent set-up with pinned versions. Usage: scripts/setup.sh [--full]
+# Idempotent set-up with pinned versions. Usage: scripts/setup.sh [--full|--fuzz]
 #   default: what building and `npm start` need (wasm target, wasm-bindgen, npm ci)
-#   --full:  also rustfmt + clippy, wasm-pack and Debian chromium + chromium-driver
-#            (what `npm test` needs)
+#   --full:  also rustfmt + clippy, wasm-pack, Debian chromium + chromium-driver
+#            and the fuzzing tools below (what `npm test` needs)
+#   --fuzz:  only the fuzzing tools: rustup's nightly toolchain and cargo-fuzz
+#            (what building the fuzz targets and scripts/fuzz.sh need)
 # Each part is skipped when already in place; nothing downloads a prebuilt
 # binary (everything comes from crates.io, npm or Debian).
 set -euo pipefail
@@ -42,6 +44,23 @@ ensure_wasm_pack() {
   cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --root .tools --force
 }
 
+ensure_nightly() {
+  # The current nightly; pin a dated one here only if the current one breaks.
+  if rustup toolchain list | grep -q '^nightly-'; then
+    echo "already $(rustc +nightly --version)"
+    return
+  fi
+  rustup toolchain install nightly --profile minimal
+}
+
+ensure_cargo_fuzz() {
+  if [ "$(.tools/bin/cargo-fuzz --version 2>/dev/null || true)" = "cargo-fuzz $CARGO_FUZZ_VERSION" ]; then
+    echo "already cargo-fuzz $CARGO_FUZZ_VERSION"
+    return
+  fi
+  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --root .tools --force
+}
+
 ensure_chromium() {
   if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
     echo "already $(/usr/bin/chromedriver --version 2>/dev/null | head -1)"
@@ -62,10 +81,21 @@ ensure_node_modules() {
   npm ci --no-audit --no-fund
 }
 
+fuzz_tools() {
+  run "setup: rust nightly (fuzz targets)" ensure_nightly
+  run "setup: cargo-fuzz $CARGO_FUZZ_VERSION (.tools/bin)" ensure_cargo_fuzz
+}
+if [ "${1:-}" = "--fuzz" ]; then
+  fuzz_tools
+  summary
+  exit 0
+fi
+
 run "setup: rust target wasm32-unknown-unknown" ensure_target
 [ "$full" = 1 ] && run "setup: rustfmt + clippy" ensure_components
 run "setup: wasm-bindgen-cli $WASM_BINDGEN_VERSION (.tools/bin)" ensure_wasm_bindgen
 [ "$full" = 1 ] && run "setup: wasm-pack $WASM_PACK_VERSION (.tools/bin)" ensure_wasm_pack
 [ "$full" = 1 ] && run "setup: Debian chromium + chromium-driver" ensure_chromium
+[ "$full" = 1 ] && fuzz_tools
 run "setup: npm ci" ensure_node_modules
 summary

@@ -13,6 +13,8 @@ run "cargo clippy (native, all targets)" cargo clippy --workspace --all-targets 
 run "cargo clippy (wasm32, all targets)" cargo clippy -p holaryn-wasm --target wasm32-unknown-unknown --all-targets -- -D warnings
 # Never `-q` on cargo test: it breaks wasm-bindgen-test-runner.
 run "cargo test (native)" cargo test --workspace
+# Builds (never runs) every cargo-fuzz target so they never rot; run them with scripts/fuzz.sh.
+run "fuzz targets build (scripts/fuzz.sh --build, nightly)" bash scripts/fuzz.sh --build
 # --mode no-install: fail rather than download wasm-bindgen or chromedriver.
 run "wasm-bindgen tests in Node (wasm-pack test --node)" wasm-pack test --mode no-install --node wasm
 # Chromium flags for root and this offline machine: wasm/webdriver.json.
