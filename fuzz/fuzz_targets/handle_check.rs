@@ -39,7 +39,9 @@ fuzz_target!(|data: &[u8]| {
     }
     let handles: Vec<String> = issued.keys().cloned().collect();
     let mut candidates = handles.clone();
-    while !b.is_empty() {
+    // A few candidates per input: each check costs HMACs, and libFuzzer
+    // explores more with many short inputs than with a few long ones.
+    while !b.is_empty() && candidates.len() < handles.len() + 8 {
         let kind = b.byte();
         let base = handles.get(usize::from(kind >> 2) % handles.len().max(1));
         let candidate = match (kind % 4, base.cloned()) {
