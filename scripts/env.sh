@@ -5,7 +5,7 @@ export HOLARYN_ROOT
 export WASM_BINDGEN_VERSION="0.2.130"   # must equal wasm-bindgen in Cargo.lock
 export WASM_PACK_VERSION="0.15.1"
 export CARGO_FUZZ_VERSION="0.13.2"
-# Flags every fuzz build shares (test.sh builds, fuzz.sh runs): the core is
+# Flags every fuzz build shares (fuzz.sh --build in npm test, fuzz.sh runs): the core is
 # safe Rust, so no sanitizer; debug assertions catch overflow.
 export FUZZ_BUILD_FLAGS="--sanitizer none --debug-assertions"
 # Project-local tools first, then npm's binaryen (never Debian's binaryen 108:
