@@ -16,6 +16,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$HOLARYN_ROOT/fuzz"
 if [ "${1:-}" = "--build" ]; then
+  cargo fmt --check # the root `cargo fmt --all` does not reach this workspace
   # shellcheck disable=SC2086 # a list of flags
   exec cargo +nightly fuzz build --dev $FUZZ_BUILD_FLAGS
 fi

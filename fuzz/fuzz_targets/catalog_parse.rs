@@ -25,8 +25,12 @@ fuzz_target!(|data: &[u8]| {
         provider_id: (o & 1 != 0).then(|| "github".to_string()),
         qualify_names: o & 2 != 0,
         source: (o & 4 != 0).then(|| b.pick(WORDS).to_string()),
-        trust: [None, Some(Trust::Trusted), Some(Trust::Untrusted), Some(Trust::Builtin)]
-            [usize::from(o >> 3) % 4],
+        trust: [
+            None,
+            Some(Trust::Trusted),
+            Some(Trust::Untrusted),
+            Some(Trust::Builtin),
+        ][usize::from(o >> 3) % 4],
     };
     let (specs, text, value) = if b.byte() % 2 == 0 {
         let text = String::from_utf8_lossy(b.rest()).into_owned();
@@ -34,7 +38,11 @@ fuzz_target!(|data: &[u8]| {
         (parse_catalog_text(FILE, &text, &opts), text, value)
     } else {
         let value = gen(&mut b, 0);
-        (parse_catalog_value(FILE, &value, &opts), String::new(), Some(value))
+        (
+            parse_catalog_value(FILE, &value, &opts),
+            String::new(),
+            Some(value),
+        )
     };
     let specs = match specs {
         Ok(specs) => specs,
@@ -49,7 +57,10 @@ fuzz_target!(|data: &[u8]| {
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     let before = snapshot(&r, &names);
     let result = if o & 0x80 != 0 {
-        let provider = specs.first().map(|s| s.provider.id.clone()).unwrap_or_default();
+        let provider = specs
+            .first()
+            .map(|s| s.provider.id.clone())
+            .unwrap_or_default();
         r.sync_provider(&provider, specs)
     } else {
         r.register(specs)

@@ -31,7 +31,11 @@ fuzz_target!(|data: &[u8]| {
     let limits = limits(&mut s);
     match compile(&source, &limits) {
         Err(e) => {
-            let typed = [ErrorCode::CodeSyntax, ErrorCode::CodeForbidden, ErrorCode::CodeLimit];
+            let typed = [
+                ErrorCode::CodeSyntax,
+                ErrorCode::CodeForbidden,
+                ErrorCode::CodeLimit,
+            ];
             assert!(typed.contains(&e.code), "{e:?}");
             let (l, c) = (e.line.expect("line"), e.column.expect("column"));
             assert!(inside(&source, l, c), "{l}:{c} outside the source");
@@ -60,7 +64,9 @@ fn limits(s: &mut Bytes) -> CodeLimits {
                 max_source_bytes: Some(pick(s, 16_384) as u32),
                 max_nodes: Some(pick(s, 256) as u32),
             };
-            CodeLimits::defaults().lowered(&req).expect("in-range request")
+            CodeLimits::defaults()
+                .lowered(&req)
+                .expect("in-range request")
         }
         _ => CodeLimits {
             max_calls: u32::from(s.byte()),
@@ -88,7 +94,10 @@ fn run(program: holaryn_core::code::Program, limits: CodeLimits, sites: u32, s: 
         assert!(calls <= limits.max_calls && calls <= CodeLimits::MAX.max_calls);
         assert_eq!(pending.index(), calls - 1);
         assert!(pending.handle().starts_with(HANDLE_PREFIX));
-        assert!(now < pending.deadline_ms(), "a call started at the deadline");
+        assert!(
+            now < pending.deadline_ms(),
+            "a call started at the deadline"
+        );
         assert_eq!(
             *deadline.get_or_insert(pending.deadline_ms()),
             pending.deadline_ms()
@@ -97,7 +106,14 @@ fn run(program: holaryn_core::code::Program, limits: CodeLimits, sites: u32, s: 
         now = now.saturating_add(advance(s));
         let tool = "t".to_string();
         let duration_ms = u64::from(s.byte());
-        let code = s.pick(&[DENIAL_CODES[0], DENIAL_CODES[1], DENIAL_CODES[2], "", " ", "handle.forged"]);
+        let code = s.pick(&[
+            DENIAL_CODES[0],
+            DENIAL_CODES[1],
+            DENIAL_CODES[2],
+            "",
+            " ",
+            "handle.forged",
+        ]);
         let outcome = match s.byte() % 10 {
             0..=3 => CallOutcome::Ok {
                 tool,

@@ -79,6 +79,9 @@ fuzz_target!(|data: &[u8]| {
         } else {
             ErrorCode::HandleForged
         };
-        assert!(e.code == want || e.code == ErrorCode::HandleStale, "{c:?}: {e:?}");
+        assert!(
+            e.code == want || e.code == ErrorCode::HandleStale,
+            "{c:?}: {e:?}"
+        );
     }
 });

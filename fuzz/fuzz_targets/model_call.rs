@@ -101,9 +101,15 @@ fn wire_names(v: &Value) {
     for n in &names {
         let w = wire_name(n);
         assert!(!w.is_empty() && w.len() <= 64, "{w:?}");
-        assert!(w.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-'));
+        assert!(w
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-'));
     }
-    for format in [Format::Anthropic, Format::OpenaiChat, Format::OpenaiResponses] {
+    for format in [
+        Format::Anthropic,
+        Format::OpenaiChat,
+        Format::OpenaiResponses,
+    ] {
         let ex = export(&tools, format);
         for (t, out) in tools.iter().zip(&ex.tools) {
             let wire = out

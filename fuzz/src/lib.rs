@@ -324,7 +324,10 @@ pub fn check_change(
         Ok(Some(c)) => {
             assert_eq!(c.old_version, before.version);
             assert_eq!(c.new_version, r.version());
-            assert_ne!(c.old_version, c.new_version, "a change that changed nothing");
+            assert_ne!(
+                c.old_version, c.new_version,
+                "a change that changed nothing"
+            );
         }
     }
 }
