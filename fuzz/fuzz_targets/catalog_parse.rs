@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
             Some(Trust::Builtin),
         ][usize::from(o >> 3) % 4],
     };
-    let (specs, text, value) = if b.byte() % 2 == 0 {
+    let (specs, text, value) = if b.byte().is_multiple_of(2) {
         let text = String::from_utf8_lossy(b.rest()).into_owned();
         let value = serde_json::from_str::<Value>(&text).ok();
         (parse_catalog_text(FILE, &text, &opts), text, value)

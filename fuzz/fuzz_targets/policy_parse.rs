@@ -17,7 +17,7 @@ use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
-    let parsed = if b.byte() % 2 == 0 {
+    let parsed = if b.byte().is_multiple_of(2) {
         let text = String::from_utf8_lossy(b.rest());
         let value: Option<Value> =
             serde_json::from_str(text.strip_prefix('\u{feff}').unwrap_or(&text)).ok();

@@ -170,7 +170,7 @@ pub const WORDS: &[&str] = &[
 /// [`gen`] from the bytes (odd). `None` when the text does not parse.
 pub fn json_input(data: &[u8]) -> Option<Value> {
     let mut b = Bytes::new(data);
-    if b.byte() % 2 == 0 {
+    if b.byte().is_multiple_of(2) {
         serde_json::from_slice(b.rest()).ok()
     } else {
         Some(gen(&mut b, 0))
@@ -194,7 +194,7 @@ pub fn gen(b: &mut Bytes, depth: u32) -> Value {
             let n = usize::from(b.byte() % 8);
             let mut m = Map::new();
             for _ in 0..n {
-                let key = if b.byte() % 8 == 0 {
+                let key = if b.byte().is_multiple_of(8) {
                     string(b)
                 } else {
                     b.pick(KEYS).to_string()
