@@ -269,10 +269,10 @@ impl Runtime {
             ));
         }
         let limit = bounded(input.limit, MAX_SEARCH_RESULTS, MAX_SEARCH_RESULTS, "limit")?;
-        let catalog = self.catalog();
+        let index = &self.index;
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let accept = |doc: usize| -> bool {
-            let Some(tool) = catalog.tools.get(doc) else {
+            let Some(tool) = index.tool(doc) else {
                 return false;
             };
             if input.source.is_some_and(|s| s != tool.source)
@@ -291,11 +291,11 @@ impl Runtime {
                 }
             }
         };
-        let hits = catalog.index.search(&input.query, limit, &accept);
+        let hits = index.search(&input.query, limit, &accept);
         let results: Vec<ToolSummary> = hits
             .into_iter()
             .filter_map(|h| {
-                let tool = catalog.tools.get(h.doc)?;
+                let tool = index.tool(h.doc)?;
                 self.summary(sid, tool, h.why)
             })
             .collect();
@@ -327,10 +327,9 @@ impl Runtime {
                     })?,
             ),
         };
-        let catalog = self.catalog();
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let mut matching: Vec<&ToolDescriptor> = Vec::new();
-        let mut tools: Vec<&std::sync::Arc<ToolDescriptor>> = catalog.tools.iter().collect();
+        let mut tools: Vec<&std::sync::Arc<ToolDescriptor>> = self.index.tools().collect();
         tools.sort_by(|a, b| a.name.cmp(&b.name));
         for tool in tools {
             if input.source.is_some_and(|s| s != tool.source)

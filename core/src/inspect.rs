@@ -242,11 +242,10 @@ impl Runtime {
 
     /// The Capability Center table: one row per catalog tool, hidden ones included.
     pub fn capability_table(&mut self, sid: &str) -> Result<Vec<CapabilityRow>> {
-        let catalog = self.catalog();
         let session = self.session(sid)?;
-        let mut rows: Vec<CapabilityRow> = catalog
-            .tools
-            .iter()
+        let mut rows: Vec<CapabilityRow> = self
+            .index
+            .tools()
             .map(|t| {
                 let p = &t.provider;
                 let mut provenance = p.id.clone();

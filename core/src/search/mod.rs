@@ -8,9 +8,14 @@
 //! normalised like documents (see [`text`]); verb-family synonyms count 0.35
 //! of a literal match; in multi-step requests later action verbs count less
 //! than the first, so "find and read the notes" ranks a finder first.
-//! Ties break by document order (canonical-name order): deterministic.
+//! Ties break by canonical name: deterministic.
+//!
+//! The index is incremental ([`postings`]): the runtime keeps one for the
+//! registry and applies each change tool by tool; any sequence of changes
+//! ranks exactly as a fresh build of the same tools.
 
 mod index;
+mod postings;
 pub mod text;
 
 pub use index::{SearchHit, SearchIndex};
