@@ -220,6 +220,11 @@ pub fn kind_of(v: &Value) -> &'static str {
 
 /// Parse one host-supplied tool value into a spec, naming the tool on error.
 pub fn parse_spec(value: &Value) -> Result<ToolSpec> {
+    parse_spec_owned(value.clone())
+}
+
+/// [`parse_spec`] without copying the value (schemas are most of a tool).
+pub fn parse_spec_owned(value: Value) -> Result<ToolSpec> {
     let name = value
         .get("name")
         .and_then(Value::as_str)
@@ -230,7 +235,7 @@ pub fn parse_spec(value: &Value) -> Result<ToolSpec> {
             return Err(unknown_source(&name, src));
         }
     }
-    serde_json::from_value::<ToolSpec>(value.clone()).map_err(|e| {
+    serde_json::from_value::<ToolSpec>(value).map_err(|e| {
         let msg = e.to_string();
         let field = msg
             .split('`')
