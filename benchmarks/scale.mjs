@@ -15,22 +15,6 @@ const CHANGES = Number(process.env.BENCH_CHANGES ?? 15);
 const QUERIES = ["create a github issue", "read a file", "take a screenshot of the page", "send a slack message",
   "find and read the release notes", "list kubernetes pods", "query the database", "search the web"];
 
-if (process.argv[2] === "--one") {
-  console.log(JSON.stringify(await one(Number(process.argv[3]))));
-} else {
-  const rows = [];
-  for (const n of SIZES) {
-    const out = execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--one", String(n)], {
-      encoding: "utf8", maxBuffer: 1 << 24, stdio: ["ignore", "pipe", "inherit"],
-    });
-    const row = JSON.parse(out.trim().split("\n").pop());
-    rows.push(row);
-    print(row);
-  }
-  mkdirSync(join(root, "benchmarks/results"), { recursive: true });
-  writeFileSync(join(root, "benchmarks/results/scale.json"), JSON.stringify({ changes: CHANGES, rows }, null, 2));
-}
-
 function print(r) {
   const h = r.holaryn, m = r.minisearch;
   const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
@@ -157,4 +141,20 @@ async function one(n) {
     holaryn: { registerMs, firstSearchMs, changeSearchMs: median(change), removeSearchMs: median(remove), searchP50Us: hP50, rssMb: holarynRss },
     minisearch: { addAllMs, firstSearchMs: mFirstMs, replaceSearchMs: median(replace), discardSearchMs: median(discard), searchP50Us: mP50, rssMb: miniRss },
   };
+}
+
+if (process.argv[2] === "--one") {
+  console.log(JSON.stringify(await one(Number(process.argv[3]))));
+} else {
+  const rows = [];
+  for (const n of SIZES) {
+    const out = execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--one", String(n)], {
+      encoding: "utf8", maxBuffer: 1 << 24, stdio: ["ignore", "pipe", "inherit"],
+    });
+    const row = JSON.parse(out.trim().split("\n").pop());
+    rows.push(row);
+    print(row);
+  }
+  mkdirSync(join(root, "benchmarks/results"), { recursive: true });
+  writeFileSync(join(root, "benchmarks/results/scale.json"), JSON.stringify({ changes: CHANGES, rows }, null, 2));
 }

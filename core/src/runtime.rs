@@ -77,7 +77,7 @@ impl Runtime {
     /// An empty runtime.
     pub fn new() -> Self {
         let code_tool = code_tool_entry();
-        let index = SearchIndex::build(&[code_tool.descriptor.clone()]);
+        let index = SearchIndex::build(std::slice::from_ref(&code_tool.descriptor));
         Runtime {
             registry: Registry::new(),
             sessions: BTreeMap::new(),

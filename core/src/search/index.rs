@@ -223,9 +223,9 @@ impl SearchIndex {
             };
             let s = stem(w);
             let vocab = &self.store.vocab;
-            match vocab.get(&s) {
+            match self.store.id(&s) {
                 Some(id) => out.push(QTerm {
-                    id: *id,
+                    id,
                     weight,
                     word: w.clone(),
                     idf_cap: f32::MAX,
@@ -256,12 +256,12 @@ impl SearchIndex {
             if let Some(f) = family {
                 // A synonym is worth at most what the literal word is worth:
                 // rare synonyms must not outscore the word the user typed.
-                let cap = vocab.get(&s).map_or(f32::MAX, |id| self.store.idf(*id));
+                let cap = self.store.id(&s).map_or(f32::MAX, |id| self.store.idf(id));
                 for syn in VERB_FAMILIES[f].iter().filter(|m| **m != w.as_str()) {
-                    if let Some(id) = vocab.get(&stem(syn)) {
+                    if let Some(id) = self.store.id(&stem(syn)) {
                         if stem(syn) != s {
                             out.push(QTerm {
-                                id: *id,
+                                id,
                                 weight: weight * SYNONYM,
                                 word: format!("{syn} (≈ {w})"),
                                 idf_cap: cap,
@@ -287,7 +287,7 @@ impl SearchIndex {
             .map(|f| {
                 VERB_FAMILIES[f]
                     .iter()
-                    .filter_map(|m| self.store.vocab.get(&stem(m)).copied())
+                    .filter_map(|m| self.store.id(&stem(m)))
                     .collect()
             })
             .unwrap_or_default();

@@ -53,6 +53,8 @@ pub(super) struct Store {
     by_name: HashMap<String, u32>,
     /// Term → id, in term order (prefix expansion walks it).
     pub vocab: BTreeMap<String, u32>,
+    /// Term → id, for exact look-ups.
+    ids: HashMap<String, u32>,
     postings: Vec<Vec<Posting>>,
     free_terms: Vec<u32>,
     /// Exact counts that do not fit a byte: (term, doc) → counts.
@@ -150,7 +152,7 @@ impl Store {
                 if tf[f] > 0 {
                     mask |= 1 << f;
                 }
-                small[f] = u8::try_from(tf[f]).map_or(TF_OVERFLOW, |c| c.min(TF_OVERFLOW));
+                small[f] = u8::try_from(tf[f]).unwrap_or(TF_OVERFLOW);
             }
             if small.contains(&TF_OVERFLOW) {
                 self.big_tf.insert((id, slot), tf);
@@ -172,8 +174,8 @@ impl Store {
                 e.push((slot, boost, why));
             }
         }
-        for f in 0..FIELDS {
-            self.len_sum[f] += u64::from(lens[f]);
+        for (sum, len) in self.len_sum.iter_mut().zip(lens) {
+            *sum += u64::from(len);
         }
         self.live += 1;
         self.by_name.insert(tool.name.clone(), slot);
@@ -194,7 +196,7 @@ impl Store {
         };
         let (counts, _) = count_terms(fields);
         for term in counts.into_keys() {
-            let Some(&id) = self.vocab.get(&term) else {
+            let Some(&id) = self.ids.get(&term) else {
                 continue;
             };
             let list = &mut self.postings[id as usize];
@@ -204,6 +206,7 @@ impl Store {
             self.big_tf.remove(&(id, slot));
             if list.is_empty() {
                 self.vocab.remove(&term);
+                self.ids.remove(&term);
                 self.free_terms.push(id);
             }
         }
@@ -215,8 +218,8 @@ impl Store {
                 }
             }
         }
-        for f in 0..FIELDS {
-            self.len_sum[f] -= u64::from(doc.lens[f]);
+        for (sum, len) in self.len_sum.iter_mut().zip(doc.lens) {
+            *sum -= u64::from(len);
         }
         self.live -= 1;
         self.by_name.remove(&doc.tool.name);
@@ -224,8 +227,13 @@ impl Store {
         self.stale = true;
     }
 
+    /// The id of an indexed term.
+    pub fn id(&self, term: &str) -> Option<u32> {
+        self.ids.get(term).copied()
+    }
+
     fn term_id(&mut self, term: String) -> u32 {
-        if let Some(id) = self.vocab.get(&term) {
+        if let Some(id) = self.ids.get(&term) {
             return *id;
         }
         let id = match self.free_terms.pop() {
@@ -235,6 +243,7 @@ impl Store {
                 (self.postings.len() - 1) as u32
             }
         };
+        self.ids.insert(term.clone(), id);
         self.vocab.insert(term, id);
         id
     }
