@@ -146,9 +146,8 @@ impl SearchIndex {
         idx
     }
 
-    /// Add a tool, or replace the tool of the same canonical name.
+    /// Add a tool, or replace the tool of the same canonical name (in place).
     pub fn insert(&mut self, tool: Arc<ToolDescriptor>) {
-        self.remove(&tool.name);
         let weight = if tool.is_catalog_only() {
             CATALOG_ONLY
         } else {
@@ -156,7 +155,16 @@ impl SearchIndex {
         };
         let fields = fields_of(&tool);
         let keys = exact_keys(&tool);
-        self.store.insert(tool, &fields, keys, weight);
+        let slot = self.store.slot_of(&tool.name);
+        match slot.and_then(|s| self.store.doc(s).map(|d| (s, d.tool.clone()))) {
+            Some((slot, old)) => {
+                let (old_fields, old_keys) = (fields_of(&old), exact_keys(&old));
+                let new = (tool, &fields, keys);
+                self.store
+                    .replace(slot, (&old_fields, &old_keys), new, weight);
+            }
+            None => self.store.insert(tool, &fields, keys, weight),
+        }
     }
 
     /// Remove a tool by canonical name; false when it is not indexed.

@@ -144,43 +144,38 @@ impl Store {
             }
         };
         let (counts, lens) = count_terms(fields);
-        for (term, tf) in counts {
-            let id = self.term_id(term);
-            let mut small = [0u8; FIELDS];
-            let mut mask = 0u8;
-            for f in 0..FIELDS {
-                if tf[f] > 0 {
-                    mask |= 1 << f;
-                }
-                small[f] = u8::try_from(tf[f]).unwrap_or(TF_OVERFLOW);
-            }
-            if small.contains(&TF_OVERFLOW) {
-                self.big_tf.insert((id, slot), tf);
-            }
-            let list = &mut self.postings[id as usize];
-            let at = list.partition_point(|p| p.doc < slot);
-            list.insert(
-                at,
-                Posting {
-                    doc: slot,
-                    fields: mask,
-                    tf: small,
-                },
-            );
-        }
-        for (k, boost, why) in keys {
-            let e = self.exact.entry(k).or_default();
-            if !e.iter().any(|(d, _, _)| *d == slot) {
-                e.push((slot, boost, why));
-            }
-        }
-        for (sum, len) in self.len_sum.iter_mut().zip(lens) {
-            *sum += u64::from(len);
-        }
+        self.put_postings(slot, counts);
+        self.put_keys(slot, keys);
         self.live += 1;
         self.by_name.insert(tool.name.clone(), slot);
-        self.docs[slot as usize] = Some(Doc { tool, lens, weight });
-        self.stale = true;
+        self.set_doc(slot, Doc { tool, lens, weight });
+    }
+
+    /// Replace the document in `slot` by a new version of the same tool:
+    /// postings of terms in both versions are rewritten in place, so a
+    /// description edit moves no posting list.
+    pub fn replace(
+        &mut self,
+        slot: u32,
+        old: (&[String; FIELDS], &[(String, f32, &'static str)]),
+        new: (
+            Arc<ToolDescriptor>,
+            &[String; FIELDS],
+            Vec<(String, f32, &'static str)>,
+        ),
+        weight: f32,
+    ) {
+        let (tool, fields, keys) = new;
+        let (old_counts, _) = count_terms(old.0);
+        let (counts, lens) = count_terms(fields);
+        self.drop_postings(
+            slot,
+            old_counts.into_keys().filter(|t| !counts.contains_key(t)),
+        );
+        self.put_postings(slot, counts);
+        self.drop_keys(slot, old.1);
+        self.put_keys(slot, keys);
+        self.set_doc(slot, Doc { tool, lens, weight });
     }
 
     /// Remove the document in `slot`, given the field texts and exact keys
@@ -194,8 +189,64 @@ impl Store {
         let Some(doc) = self.docs.get_mut(slot as usize).and_then(Option::take) else {
             return;
         };
-        let (counts, _) = count_terms(fields);
-        for term in counts.into_keys() {
+        for (sum, len) in self.len_sum.iter_mut().zip(doc.lens) {
+            *sum -= u64::from(len);
+        }
+        self.drop_postings(slot, count_terms(fields).0.into_keys());
+        self.drop_keys(slot, keys);
+        self.live -= 1;
+        self.by_name.remove(&doc.tool.name);
+        self.free_docs.push(slot);
+        self.stale = true;
+    }
+
+    /// Put a document into `slot`, moving the length sums from what was there.
+    fn set_doc(&mut self, slot: u32, doc: Doc) {
+        if let Some(old) = self.docs[slot as usize].take() {
+            for (sum, len) in self.len_sum.iter_mut().zip(old.lens) {
+                *sum -= u64::from(len);
+            }
+        }
+        for (sum, len) in self.len_sum.iter_mut().zip(doc.lens) {
+            *sum += u64::from(len);
+        }
+        self.docs[slot as usize] = Some(doc);
+        self.stale = true;
+    }
+
+    /// Write (or overwrite) the postings of `slot` for these term counts.
+    fn put_postings(&mut self, slot: u32, counts: HashMap<String, [u16; FIELDS]>) {
+        for (term, tf) in counts {
+            let id = self.term_id(term);
+            let mut small = [0u8; FIELDS];
+            let mut mask = 0u8;
+            for f in 0..FIELDS {
+                if tf[f] > 0 {
+                    mask |= 1 << f;
+                }
+                small[f] = u8::try_from(tf[f]).unwrap_or(TF_OVERFLOW);
+            }
+            if small.contains(&TF_OVERFLOW) {
+                self.big_tf.insert((id, slot), tf);
+            } else {
+                self.big_tf.remove(&(id, slot));
+            }
+            let posting = Posting {
+                doc: slot,
+                fields: mask,
+                tf: small,
+            };
+            let list = &mut self.postings[id as usize];
+            match list.binary_search_by_key(&slot, |p| p.doc) {
+                Ok(at) => list[at] = posting,
+                Err(at) => list.insert(at, posting),
+            }
+        }
+    }
+
+    /// Remove the postings of `slot` for these terms; a term left with none leaves the vocabulary.
+    fn drop_postings(&mut self, slot: u32, terms: impl Iterator<Item = String>) {
+        for term in terms {
             let Some(&id) = self.ids.get(&term) else {
                 continue;
             };
@@ -210,6 +261,18 @@ impl Store {
                 self.free_terms.push(id);
             }
         }
+    }
+
+    fn put_keys(&mut self, slot: u32, keys: Vec<(String, f32, &'static str)>) {
+        for (k, boost, why) in keys {
+            let e = self.exact.entry(k).or_default();
+            if !e.iter().any(|(d, _, _)| *d == slot) {
+                e.push((slot, boost, why));
+            }
+        }
+    }
+
+    fn drop_keys(&mut self, slot: u32, keys: &[(String, f32, &'static str)]) {
         for (k, _, _) in keys {
             if let Some(e) = self.exact.get_mut(k) {
                 e.retain(|(d, _, _)| *d != slot);
@@ -218,13 +281,6 @@ impl Store {
                 }
             }
         }
-        for (sum, len) in self.len_sum.iter_mut().zip(doc.lens) {
-            *sum -= u64::from(len);
-        }
-        self.live -= 1;
-        self.by_name.remove(&doc.tool.name);
-        self.free_docs.push(slot);
-        self.stale = true;
     }
 
     /// The id of an indexed term.
