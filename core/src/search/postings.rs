@@ -20,6 +20,8 @@ pub(super) const FIELDS: usize = 7;
 pub(super) const WEIGHTS: [f32; FIELDS] = [3.0, 2.0, 1.0, 0.6, 1.2, 1.0, 0.5];
 /// Per-field length normalisation.
 pub(super) const B: [f32; FIELDS] = [0.3, 0.5, 0.75, 0.75, 0.3, 0.3, 0.0];
+/// An exact-match key: (normalised key, boost, why).
+pub(super) type ExactKey = (String, f32, &'static str);
 /// A term count this large or larger lives in [`Store::big_tf`].
 const TF_OVERFLOW: u8 = u8::MAX;
 
@@ -132,7 +134,7 @@ impl Store {
         &mut self,
         tool: Arc<ToolDescriptor>,
         fields: &[String; FIELDS],
-        keys: Vec<(String, f32, &'static str)>,
+        keys: Vec<ExactKey>,
         weight: f32,
     ) {
         let slot = match self.free_docs.pop() {
@@ -157,12 +159,8 @@ impl Store {
     pub fn replace(
         &mut self,
         slot: u32,
-        old: (&[String; FIELDS], &[(String, f32, &'static str)]),
-        new: (
-            Arc<ToolDescriptor>,
-            &[String; FIELDS],
-            Vec<(String, f32, &'static str)>,
-        ),
+        old: (&[String; FIELDS], &[ExactKey]),
+        new: (Arc<ToolDescriptor>, &[String; FIELDS], Vec<ExactKey>),
         weight: f32,
     ) {
         let (tool, fields, keys) = new;
@@ -180,12 +178,7 @@ impl Store {
 
     /// Remove the document in `slot`, given the field texts and exact keys
     /// it was inserted with (re-derived from the tool, never stored).
-    pub fn remove(
-        &mut self,
-        slot: u32,
-        fields: &[String; FIELDS],
-        keys: &[(String, f32, &'static str)],
-    ) {
+    pub fn remove(&mut self, slot: u32, fields: &[String; FIELDS], keys: &[ExactKey]) {
         let Some(doc) = self.docs.get_mut(slot as usize).and_then(Option::take) else {
             return;
         };
@@ -263,7 +256,7 @@ impl Store {
         }
     }
 
-    fn put_keys(&mut self, slot: u32, keys: Vec<(String, f32, &'static str)>) {
+    fn put_keys(&mut self, slot: u32, keys: Vec<ExactKey>) {
         for (k, boost, why) in keys {
             let e = self.exact.entry(k).or_default();
             if !e.iter().any(|(d, _, _)| *d == slot) {
@@ -272,7 +265,7 @@ impl Store {
         }
     }
 
-    fn drop_keys(&mut self, slot: u32, keys: &[(String, f32, &'static str)]) {
+    fn drop_keys(&mut self, slot: u32, keys: &[ExactKey]) {
         for (k, _, _) in keys {
             if let Some(e) = self.exact.get_mut(k) {
                 e.retain(|(d, _, _)| *d != slot);
@@ -338,9 +331,8 @@ fn count_terms(fields: &[String; FIELDS]) -> (HashMap<String, [u16; FIELDS]>, [u
 }
 
 /// The exact-match keys of a tool: name, local name, `provider/name`, aliases.
-pub(super) fn exact_keys(t: &ToolDescriptor) -> Vec<(String, f32, &'static str)> {
-    let mut keys: Vec<(String, f32, &'static str)> =
-        vec![(exact_key(&t.name), 1000.0, "exact name")];
+pub(super) fn exact_keys(t: &ToolDescriptor) -> Vec<ExactKey> {
+    let mut keys: Vec<ExactKey> = vec![(exact_key(&t.name), 1000.0, "exact name")];
     keys.push((exact_key(&t.local_name), 800.0, "exact name"));
     keys.push((exact_key(&t.qualified_name()), 800.0, "exact provider/name"));
     keys.extend(t.aliases.iter().map(|a| (exact_key(a), 900.0, "alias")));
