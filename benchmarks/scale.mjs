@@ -4,10 +4,11 @@
 // at 300 / 3,000 / 10,000 / 30,000 real fixture tools (multiplied to size).
 // Each size runs in its own child process so memory figures do not mix.
 // Run: npm run bench:scale   (a benchmark: it measures, it never fails on speed)
-import { readFileSync, readdirSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
+import { baseSpecs, catalog, schemaText } from "./fixture-catalog.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SIZES = (process.env.BENCH_SIZES ?? "300,3000,10000,30000").split(",").map(Number);
@@ -28,34 +29,6 @@ function print(r) {
   line("remove one tool + search (p50)", h.removeSearchMs, m.discardSearchMs, "ms");
   line("search p50", h.searchP50Us / 1000, m.searchP50Us / 1000, "ms");
   line("resident memory (RSS delta)", h.rssMb, m.rssMb, "MB");
-}
-
-function baseSpecs(HolarynRuntime) {
-  const fixtures = join(root, "tests/fixtures/mcp");
-  const specs = [];
-  for (const f of readdirSync(fixtures).filter((f) => f.endsWith(".json")).sort()) {
-    const provider = f.replace(/\.json$/, "");
-    specs.push(...HolarynRuntime.parseCatalog(f, readFileSync(join(fixtures, f), "utf8"), { providerId: provider, qualifyNames: true }));
-  }
-  return specs;
-}
-
-function catalog(base, n) {
-  const out = [];
-  for (let i = 0; out.length < n; i++) {
-    const t = base[i % base.length];
-    const copy = Math.floor(i / base.length);
-    if (copy === 0) out.push(t);
-    else out.push({ ...t, name: `${t.name}_v${copy}`, provider: { ...t.provider, id: `${t.provider.id}_v${copy}` } });
-  }
-  return out;
-}
-
-function schemaText(schema, depth = 0) {
-  if (!schema || typeof schema !== "object" || depth > 3) return "";
-  return Object.entries(schema.properties ?? {})
-    .map(([k, v]) => `${k} ${typeof v?.description === "string" ? v.description : ""} ${schemaText(v, depth + 1)}`)
-    .join(" ");
 }
 
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;

@@ -6,7 +6,8 @@
 //! times the first search and a one-tool change plus search, and reports live
 //! heap bytes (a counting allocator) per part: the registry, the search index,
 //! and the input schemas inside the descriptors.
-use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
+#[path = "common/catalogs.rs"]
+mod catalogs;
 use holaryn_core::registry::{Registry, Update};
 use holaryn_core::search::SearchIndex;
 use holaryn_core::session::SessionOptions;
@@ -45,25 +46,7 @@ fn live_mb() -> f64 {
 
 fn fixture_specs() -> Vec<ToolSpec> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/mcp");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    let mut specs = Vec::new();
-    for f in &files {
-        let text = std::fs::read_to_string(f).unwrap_or_default();
-        let opts = CatalogOptions {
-            qualify_names: true,
-            provider_id: f.file_stem().map(|s| s.to_string_lossy().into_owned()),
-            ..Default::default()
-        };
-        specs.extend(parse_catalog_text(&f.to_string_lossy(), &text, &opts).unwrap_or_default());
-    }
-    specs
+    catalogs::catalog_specs(&dir, None)
 }
 
 /// The fixture tools multiplied to `n` (copies renamed `…_vK` under provider `…_vK`).
