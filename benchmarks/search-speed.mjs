@@ -1,14 +1,14 @@
 // tool_search speed through the npm package, side by side with MiniSearch
 // indexing the same fields, on 300 / 3,000 / 30,000 real fixture tools.
 // Run: npm run bench:search   (a benchmark: it measures, it never fails on speed)
-import { readFileSync, readdirSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import MiniSearch from "minisearch";
 import { HolarynRuntime } from "holaryn";
+import { baseSpecs, catalog, schemaText } from "./fixture-catalog.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const fixtures = join(root, "tests/fixtures/mcp");
 const SIZES = (process.env.BENCH_SIZES ?? "300,3000,30000").split(",").map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
@@ -24,34 +24,6 @@ const QUERIES = [
   "search documentation for a library", "write a file", "list issues assigned to me", "merge a pull request",
   "get feature flag", "read console logs", "create a memory entity",
 ];
-
-function baseSpecs() {
-  const specs = [];
-  for (const f of readdirSync(fixtures).filter((f) => f.endsWith(".json")).sort()) {
-    const provider = f.replace(/\.json$/, "");
-    specs.push(...HolarynRuntime.parseCatalog(f, readFileSync(join(fixtures, f), "utf8"), { providerId: provider, qualifyNames: true }));
-  }
-  return specs;
-}
-
-function catalog(base, n) {
-  const out = [];
-  for (let i = 0; out.length < n; i++) {
-    const t = base[i % base.length];
-    const copy = Math.floor(i / base.length);
-    if (copy === 0) out.push(t);
-    else out.push({ ...t, name: `${t.name}_v${copy}`, provider: { ...t.provider, id: `${t.provider.id}_v${copy}` } });
-  }
-  return out;
-}
-
-function schemaText(schema, depth = 0) {
-  if (!schema || typeof schema !== "object" || depth > 3) return "";
-  const props = schema.properties ?? {};
-  return Object.entries(props)
-    .map(([k, v]) => `${k} ${typeof v?.description === "string" ? v.description : ""} ${schemaText(v, depth + 1)}`)
-    .join(" ");
-}
 
 function pct(xs, p) {
   const s = [...xs].sort((a, b) => a - b);
@@ -71,7 +43,7 @@ function measure(search) {
   return { p50: pct(us, 0.5), p95: pct(us, 0.95) };
 }
 
-const base = baseSpecs();
+const base = baseSpecs(HolarynRuntime);
 const results = [];
 for (const n of SIZES) {
   const tools = catalog(base, n);

@@ -1,6 +1,7 @@
 //! Informal native timing of tool_search (the npm benchmark is the reference):
 //! `cargo run --release -p holaryn-core --example search_timing`
-use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
+#[path = "common/catalogs.rs"]
+mod catalogs;
 use holaryn_core::registry::Update;
 use holaryn_core::session::SessionOptions;
 use holaryn_core::Runtime;
@@ -9,26 +10,7 @@ use std::time::Instant;
 
 fn main() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/mcp");
-    let mut specs = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    files.sort();
-    for f in files
-        .iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-    {
-        let text = std::fs::read_to_string(f).unwrap_or_default();
-        let opts = CatalogOptions {
-            qualify_names: true,
-            provider_id: f.file_stem().map(|s| s.to_string_lossy().into_owned()),
-            ..Default::default()
-        };
-        specs.extend(parse_catalog_text(&f.to_string_lossy(), &text, &opts).unwrap_or_default());
-    }
+    let specs = catalogs::catalog_specs(&dir, None);
     for n in [300usize, 3000, 30000] {
         let mut rt = Runtime::new();
         let mut batch = Vec::new();

@@ -183,7 +183,7 @@ pub fn code_tool_entry() -> Entry {
         trust: Trust::Builtin,
         permissions: Vec::new(),
         schema_hash: json_digest(&input_schema),
-        input_schema,
+        input_schema: input_schema.into(),
         output_schema: None,
         annotations: Annotations::default(),
         visibility: Visibility::ModelVisible,

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::Arc;
 
 /// Where a tool comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -238,8 +239,8 @@ pub struct ToolDescriptor {
     pub trust: Trust,
     /// Required permissions, sorted and de-duplicated.
     pub permissions: Vec<String>,
-    /// Exact input schema as supplied (key order preserved).
-    pub input_schema: Value,
+    /// Exact input schema as supplied (key order preserved; one shared copy per distinct schema).
+    pub input_schema: Arc<Value>,
     /// Optional output schema.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output_schema: Option<Value>,

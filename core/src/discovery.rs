@@ -10,7 +10,7 @@ use crate::availability::{Availability, AvailabilityState};
 use crate::descriptor::{Annotations, Source, ToolDescriptor, Trust};
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::{hex, unhex};
-use crate::runtime::{unknown_session, Catalog, Runtime};
+use crate::runtime::{unknown_session, Runtime};
 use crate::search::SearchHit;
 use crate::session::Session;
 use serde::{Deserialize, Serialize};
@@ -298,13 +298,10 @@ fn check_query(query: &str, field: &str) -> Result<()> {
 }
 
 /// The hint when nothing fits: how to browse instead of guessing.
-fn nothing_fits_hint(
-    tools: &[std::sync::Arc<ToolDescriptor>],
-    weak: &[crate::search::SearchHit],
-) -> String {
+fn nothing_fits_hint(index: &crate::search::SearchIndex, weak: &[SearchHit]) -> String {
     let mut providers: Vec<&str> = Vec::new();
     for h in weak {
-        if let Some(t) = tools.get(h.doc) {
+        if let Some(t) = index.tool(h.doc) {
             if !providers.contains(&t.provider.id.as_str()) {
                 providers.push(&t.provider.id);
             }
@@ -347,25 +344,23 @@ impl Runtime {
     /// ranking; [`Runtime::search_step`] adds the host embedder).
     pub fn tool_search(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<SearchOutput> {
         let (input, limit) = search_input(input)?;
-        let catalog = self.catalog();
         let hits = {
             let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
-            let accept = self.search_filter(session, &catalog, &input);
-            catalog.index.search_all(&input.phrasings(), limit, &accept)
+            let accept = self.search_filter(session, &input);
+            self.index.search_all(&input.phrasings(), limit, &accept)
         };
-        self.finish_search(sid, &catalog, hits.hits, hits.nothing_fits, now_ms)
+        self.finish_search(sid, hits.hits, hits.nothing_fits, now_ms)
     }
 
-    /// Which catalog documents a search may return: the input's source,
+    /// Which index documents a search may return: the input's source,
     /// provider and state filters, and never a hidden tool.
     pub(crate) fn search_filter<'a>(
         &'a self,
         session: &'a Session,
-        catalog: &'a Catalog,
         input: &'a SearchInput,
     ) -> impl Fn(usize) -> bool + 'a {
         move |doc: usize| -> bool {
-            let Some(tool) = catalog.tools.get(doc) else {
+            let Some(tool) = self.index.tool(doc) else {
                 return false;
             };
             if input.source.is_some_and(|s| s != tool.source)
@@ -390,7 +385,6 @@ impl Runtime {
     pub(crate) fn finish_search(
         &mut self,
         sid: &str,
-        catalog: &Catalog,
         hits: Vec<SearchHit>,
         nothing_fits: bool,
         now_ms: u64,
@@ -399,12 +393,12 @@ impl Runtime {
         let mut hits = hits;
         let hint = nothing_fits.then(|| {
             hits.truncate(NOTHING_FITS_RESULTS);
-            nothing_fits_hint(&catalog.tools, &hits)
+            nothing_fits_hint(&self.index, &hits)
         });
         let results: Vec<ToolSummary> = hits
             .into_iter()
             .filter_map(|h| {
-                let tool = catalog.tools.get(h.doc)?;
+                let tool = self.index.tool(h.doc)?;
                 self.summary(sid, tool, h.why)
             })
             .collect();
@@ -438,10 +432,9 @@ impl Runtime {
                     })?,
             ),
         };
-        let catalog = self.catalog();
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let mut matching: Vec<&ToolDescriptor> = Vec::new();
-        let mut tools: Vec<&std::sync::Arc<ToolDescriptor>> = catalog.tools.iter().collect();
+        let mut tools: Vec<&std::sync::Arc<ToolDescriptor>> = self.index.tools().collect();
         tools.sort_by(|a, b| a.name.cmp(&b.name));
         for tool in tools {
             if input.source.is_some_and(|s| s != tool.source)

@@ -10,9 +10,10 @@ use sha2::{Digest, Sha256};
 /// Write `value` as canonical JSON into `out`.
 pub fn canonical_json_into(value: &Value, out: &mut String) {
     match value {
-        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {
-            out.push_str(&value.to_string());
-        }
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => json_string_into(s, out),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -24,22 +25,51 @@ pub fn canonical_json_into(value: &Value, out: &mut String) {
             out.push(']');
         }
         Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
             out.push('{');
-            for (i, key) in keys.iter().enumerate() {
+            for (i, (key, v)) in entries.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(&Value::String((*key).clone()).to_string());
+                json_string_into(key, out);
                 out.push(':');
-                if let Some(v) = map.get(*key) {
-                    canonical_json_into(v, out);
-                }
+                canonical_json_into(v, out);
             }
             out.push('}');
         }
     }
+}
+
+/// A JSON string literal exactly as `serde_json` writes it (no allocation).
+fn json_string_into(s: &str, out: &mut String) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            out.push_str("\\u00");
+            out.push(DIGITS[(b >> 4) as usize] as char);
+            out.push(DIGITS[(b & 15) as usize] as char);
+        } else {
+            out.push_str(esc);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
 }
 
 /// Canonical JSON text of `value`.
@@ -128,6 +158,18 @@ mod tests {
             canonical_json(&a),
             r#"{"a":{"c":null,"d":[1,{"y":1,"z":0}]},"b":1}"#
         );
+    }
+
+    #[test]
+    fn strings_are_escaped_exactly_as_serde_json_escapes_them() {
+        let all: String = (0u32..0x80)
+            .filter_map(char::from_u32)
+            .chain("é€😀\u{2028}".chars())
+            .collect();
+        for s in [all.as_str(), "", "plain", "a\"b\\c"] {
+            let v = Value::String(s.to_string());
+            assert_eq!(canonical_json(&v), v.to_string());
+        }
     }
 
     #[test]

@@ -164,7 +164,7 @@ impl Runtime {
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         out.availability = self.availability_of(session, &tool);
         out.loaded = true;
-        out.schema = Some(tool.input_schema.clone());
+        out.schema = Some(Value::clone(&tool.input_schema));
         out.output_schema = tool.output_schema.clone();
         out.schema_hash = Some(tool.schema_hash.clone());
         out.handle = Some(handle);
@@ -185,7 +185,7 @@ impl Runtime {
         let as_model = |t: &ToolDescriptor| ModelTool {
             name: t.name.clone(),
             description: t.description.clone(),
-            input_schema: t.input_schema.clone(),
+            input_schema: Value::clone(&t.input_schema),
         };
         let mut out = if session.is_dynamic() {
             discovery_tools()
@@ -242,11 +242,10 @@ impl Runtime {
 
     /// The Capability Center table: one row per catalog tool, hidden ones included.
     pub fn capability_table(&mut self, sid: &str) -> Result<Vec<CapabilityRow>> {
-        let catalog = self.catalog();
         let session = self.session(sid)?;
-        let mut rows: Vec<CapabilityRow> = catalog
-            .tools
-            .iter()
+        let mut rows: Vec<CapabilityRow> = self
+            .index
+            .tools()
             .map(|t| {
                 let p = &t.provider;
                 let mut provenance = p.id.clone();

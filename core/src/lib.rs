@@ -32,10 +32,12 @@ pub mod policy;
 pub mod registry;
 pub mod runtime;
 pub mod schema_check;
+pub mod schemas;
 pub mod search;
 pub mod semantic;
 pub mod session;
 pub mod validate;
+pub mod version_tree;
 
 pub use descriptor::{Source, ToolDescriptor, ToolSpec};
 pub use error::{Error, ErrorCode, Result};

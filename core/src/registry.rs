@@ -1,20 +1,24 @@
 //! The canonical tool registry: one source of truth every call resolves through.
 //!
 //! Every mutation is atomic (validated in full on a staging copy, then
-//! swapped in) and, when content really changed, yields a [`RegistryChange`]
-//! carrying the old and new registry versions. The registry version is a
-//! SHA-256 over canonical JSON of every tool version, provider status and the
-//! scoped-policy digest, so equal content gives an equal version whatever the
-//! registration order.
+//! committed) and, when content really changed, yields a [`RegistryChange`]
+//! carrying the old and new registry versions. A batch of N tools costs
+//! O(N), not O(registry). The registry version is a SHA-256 over canonical
+//! JSON of the root of a hash tree over every (name, tool version)
+//! ([`crate::version_tree`]), the provider statuses and the scoped-policy
+//! digest, so equal content gives an equal version whatever the
+//! registration order, and any change gives a new one.
 
 use crate::builtin::footprint_of;
 use crate::descriptor::{ToolDescriptor, ToolSpec};
 use crate::error::{Error, ErrorCode, Result};
-use crate::hash::json_digest;
+use crate::hash::{hex, json_digest};
+use crate::schemas::SchemaPool;
 use crate::validate::{normalise, parse_spec, MetaCache, SchemaValidator};
+use crate::version_tree::VersionTree;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Connection status of a provider.
@@ -91,12 +95,18 @@ pub struct Registry {
     version: String,
     generation: u64,
     metas: MetaCache,
+    schemas: SchemaPool,
+    /// Hash tree over (name, tool version): the tools part of the version.
+    tree: VersionTree,
 }
 
 impl Registry {
     /// An empty registry.
     pub fn new() -> Self {
-        let mut r = Registry::default();
+        let mut r = Registry {
+            tree: VersionTree::new(),
+            ..Registry::default()
+        };
         r.version = r.compute_version();
         r
     }
@@ -245,16 +255,17 @@ impl Registry {
         .unwrap_or_default()
     }
 
-    /// Apply a batch atomically: on error nothing changes.
+    /// Apply a batch atomically: on error nothing changes. Costs O(batch),
+    /// not O(registry): only a provider re-list or a status change scans for
+    /// that provider's tools.
     pub fn apply(&mut self, update: Update) -> Result<Option<RegistryChange>> {
-        let mut staged = self.tools.clone();
+        let mut removed: BTreeSet<String> = BTreeSet::new();
         for name in &update.remove {
-            let canonical = self.resolve(name)?.descriptor.name.clone();
-            staged.remove(&canonical);
+            removed.insert(self.resolve(name)?.descriptor.name.clone());
         }
         let mut upserted: BTreeMap<String, Entry> = BTreeMap::new();
         for spec in update.upsert {
-            let (desc, validator) = normalise(spec, &self.metas)?;
+            let (desc, validator) = normalise(spec, &self.metas, &self.schemas)?;
             if upserted.contains_key(&desc.name) {
                 return Err(Error::new(
                     ErrorCode::DescriptorDuplicateName,
@@ -273,12 +284,24 @@ impl Registry {
             );
         }
         if let Some(provider) = &update.sync_provider {
-            staged.retain(|name, e| {
-                e.descriptor.provider.id != *provider || upserted.contains_key(name)
-            });
+            for (name, e) in &self.tools {
+                if e.descriptor.provider.id == *provider && !upserted.contains_key(name) {
+                    removed.insert(name.clone());
+                }
+            }
         }
+        let mut puts: BTreeMap<String, Entry> = BTreeMap::new();
         for (name, entry) in upserted {
-            if let Some(old) = staged.get(&name) {
+            if let Some(old) = self.tools.get(&name) {
+                let same = old.descriptor.version == entry.descriptor.version;
+                if removed.contains(&name) {
+                    if same {
+                        removed.remove(&name); // removed and re-added unchanged
+                    } else {
+                        puts.insert(name, entry);
+                    }
+                    continue;
+                }
                 if old.descriptor.provider.id != entry.descriptor.provider.id {
                     return Err(Error::new(
                         ErrorCode::DescriptorDuplicateName,
@@ -290,13 +313,20 @@ impl Registry {
                     .with_tool(&name)
                     .with_field("name"));
                 }
-                if old.descriptor.version == entry.descriptor.version {
+                if same {
                     continue; // identical content: keep the old entry
                 }
             }
-            staged.insert(name, entry);
+            puts.insert(name, entry);
         }
-        let aliases = build_aliases(&staged)?;
+        if self.alias_clash(&removed, &puts) {
+            // Rare: rebuild the whole alias table to report exactly the clash
+            // a full check reports (first in name order).
+            let mut staged = self.tools.clone();
+            staged.retain(|name, _| !removed.contains(name));
+            staged.extend(puts.iter().map(|(n, e)| (n.clone(), e.clone())));
+            build_aliases(&staged)?;
+        }
         let mut providers = self.providers.clone();
         for (id, status) in &update.provider_status {
             if *status == ProviderStatus::Connected {
@@ -309,68 +339,94 @@ impl Registry {
             Some(d) => d,
             None => self.policy_digest.clone(),
         };
-        let next = Registry {
-            tools: staged,
-            aliases,
-            providers,
-            policy_digest,
-            version: String::new(),
-            generation: self.generation,
-            metas: self.metas.clone(),
-        };
-        let new_version = next.compute_version();
-        if new_version == self.version {
+        if removed.is_empty()
+            && puts.is_empty()
+            && providers == self.providers
+            && policy_digest == self.policy_digest
+        {
             return Ok(None);
         }
-        let change = self.diff(&next, new_version.clone());
-        *self = Registry {
-            version: new_version,
-            generation: self.generation + 1,
-            ..next
-        };
-        Ok(Some(change))
-    }
-
-    fn diff(&self, next: &Registry, new_version: String) -> RegistryChange {
+        // Nothing below can fail: commit.
         let mut added = Vec::new();
-        let mut removed = Vec::new();
-        let mut changed = Vec::new();
-        for (name, e) in &next.tools {
-            match self.tools.get(name) {
-                None => added.push(name.clone()),
-                Some(old) => {
-                    let pid = &e.descriptor.provider.id;
-                    if old.descriptor.version != e.descriptor.version
-                        || self.provider_status(pid) != next.provider_status(pid)
-                    {
-                        changed.push(name.clone());
-                    }
+        let mut changed = BTreeSet::new();
+        for name in &removed {
+            if let Some(old) = self.tools.remove(name) {
+                self.drop_aliases(&old);
+            }
+            self.tree.remove(name);
+        }
+        for (name, entry) in puts {
+            if let Some(old) = self.tools.get(&name).cloned() {
+                self.drop_aliases(&old);
+                changed.insert(name.clone());
+            } else {
+                added.push(name.clone());
+            }
+            for alias in &entry.descriptor.aliases {
+                self.aliases.insert(alias.clone(), name.clone());
+            }
+            self.tree.set(&name, &entry.descriptor.version);
+            self.tools.insert(name, entry);
+        }
+        let moved: BTreeSet<&String> = providers
+            .keys()
+            .chain(self.providers.keys())
+            .filter(|id| providers.get(*id) != self.providers.get(*id))
+            .collect();
+        if !moved.is_empty() {
+            for (name, e) in &self.tools {
+                if moved.contains(&e.descriptor.provider.id) && !added.contains(name) {
+                    changed.insert(name.clone());
                 }
             }
         }
-        for name in self.tools.keys() {
-            if !next.tools.contains_key(name) {
-                removed.push(name.clone());
-            }
-        }
-        RegistryChange {
-            old_version: self.version.clone(),
+        self.providers = providers;
+        self.policy_digest = policy_digest;
+        let new_version = self.compute_version();
+        let old_version = std::mem::replace(&mut self.version, new_version.clone());
+        self.generation += 1;
+        Ok(Some(RegistryChange {
+            old_version,
             new_version,
             added,
-            removed,
-            changed,
+            removed: removed.into_iter().collect(),
+            changed: changed.into_iter().collect(),
+        }))
+    }
+
+    /// True when the batch may make a name and an alias, or two aliases,
+    /// collide (the registry itself never holds a clash).
+    fn alias_clash(&self, removed: &BTreeSet<String>, puts: &BTreeMap<String, Entry>) -> bool {
+        let leaving = |owner: &String| removed.contains(owner) || puts.contains_key(owner);
+        let mut fresh: BTreeSet<&String> = BTreeSet::new();
+        for (name, e) in puts {
+            if self.aliases.get(name).is_some_and(|owner| !leaving(owner)) {
+                return true;
+            }
+            for alias in &e.descriptor.aliases {
+                let is_name = puts.contains_key(alias)
+                    || (self.tools.contains_key(alias) && !removed.contains(alias));
+                let taken = self.aliases.get(alias).is_some_and(|owner| !leaving(owner));
+                if is_name || taken || !fresh.insert(alias) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn drop_aliases(&mut self, old: &Entry) {
+        for alias in &old.descriptor.aliases {
+            if self.aliases.get(alias) == Some(&old.descriptor.name) {
+                self.aliases.remove(alias);
+            }
         }
     }
 
-    fn compute_version(&self) -> String {
-        let tools: Vec<Value> = self
-            .tools
-            .iter()
-            .map(|(name, e)| json!([name, e.descriptor.version]))
-            .collect();
+    fn compute_version(&mut self) -> String {
         json_digest(&json!({
-            "format": 1,
-            "tools": tools,
+            "format": 2,
+            "tools": hex(&self.tree.root()),
             "providers": self.providers,
             "policy": self.policy_digest,
         }))

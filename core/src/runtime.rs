@@ -54,14 +54,6 @@ pub enum Event {
     Activity(ActivityRecord),
 }
 
-/// The registry's tools plus built-ins, and their search index, for one version.
-#[derive(Debug, Clone)]
-pub(crate) struct Catalog {
-    pub version: String,
-    pub tools: Arc<Vec<Arc<ToolDescriptor>>>,
-    pub index: Arc<SearchIndex>,
-}
-
 /// The runtime.
 #[derive(Debug)]
 pub struct Runtime {
@@ -70,7 +62,9 @@ pub struct Runtime {
     pub(crate) activity: ActivityLog,
     pub(crate) events: Vec<Event>,
     pub(crate) code_tool: Entry,
-    pub(crate) catalog: Option<Catalog>,
+    /// The catalog (registry tools + built-ins) and its search index, kept
+    /// in step with the registry change by change (never rebuilt).
+    pub(crate) index: SearchIndex,
     /// Refuse tools registered without an input schema (host option).
     pub(crate) require_input_schema: bool,
     pub(crate) embeddings: EmbeddingStore,
@@ -86,13 +80,15 @@ impl Default for Runtime {
 impl Runtime {
     /// An empty runtime.
     pub fn new() -> Self {
+        let code_tool = code_tool_entry();
+        let index = SearchIndex::build(std::slice::from_ref(&code_tool.descriptor));
         Runtime {
             registry: Registry::new(),
             sessions: BTreeMap::new(),
             activity: ActivityLog::default(),
             events: Vec::new(),
-            code_tool: code_tool_entry(),
-            catalog: None,
+            code_tool,
+            index,
             require_input_schema: false,
             embeddings: EmbeddingStore::default(),
             embed_docs: None,
@@ -180,7 +176,7 @@ impl Runtime {
     }
 
     fn propagate(&mut self, change: &RegistryChange, now_ms: u64) {
-        self.catalog = None;
+        self.reindex(change);
         self.events
             .push(Event::ToolRegistryChanged(RegistryChangedEvent {
                 session_id: None,
@@ -320,27 +316,31 @@ impl Runtime {
         Ok(())
     }
 
-    /// The catalog (registry tools + built-ins) and its index for the current version.
-    pub(crate) fn catalog(&mut self) -> Catalog {
-        if let Some(c) = &self.catalog {
-            if c.version == self.registry.version() {
-                return c.clone();
+    /// Bring the search index in step with one registry change: only the
+    /// tools it names are re-indexed (a provider status change re-indexes
+    /// nothing: the descriptor is the same).
+    fn reindex(&mut self, change: &RegistryChange) {
+        for name in &change.removed {
+            self.index.remove(name);
+        }
+        for name in change.added.iter().chain(&change.changed) {
+            let Some(entry) = self.registry.get(name) else {
+                continue;
+            };
+            let same = self
+                .index
+                .get(name)
+                .is_some_and(|t| Arc::ptr_eq(t, &entry.descriptor));
+            if !same {
+                self.index.insert(entry.descriptor.clone());
             }
         }
-        let mut tools: Vec<Arc<ToolDescriptor>> = self
-            .registry
-            .entries()
-            .map(|e| e.descriptor.clone())
-            .collect();
-        tools.push(self.code_tool.descriptor.clone());
-        let index = Arc::new(SearchIndex::build(&tools));
-        let catalog = Catalog {
-            version: self.registry.version().to_string(),
-            tools: Arc::new(tools),
-            index,
-        };
-        self.catalog = Some(catalog.clone());
-        catalog
+        self.index.refresh();
+    }
+
+    /// The search index over the registry's tools and the built-ins.
+    pub fn search_index(&self) -> &SearchIndex {
+        &self.index
     }
 
     /// Look up a registry tool or built-in by canonical name or alias.

@@ -15,10 +15,11 @@
 //! over the tools that have vectors. Either way each result's `why` ends
 //! with `embedder unavailable: …`. Vectors already received stay cached.
 
+use crate::descriptor::ToolDescriptor;
 use crate::discovery::{search_input, SearchInput, SearchOutput};
 use crate::embeddings::{EmbeddingModel, Encoding};
 use crate::error::{Error, ErrorCode, Result};
-use crate::runtime::{unknown_session, Catalog, Runtime};
+use crate::runtime::{unknown_session, Runtime};
 use crate::search::embed::{
     fuse, meaning_ranking, normalized, similarities, text_key, tool_text, POOL,
 };
@@ -107,11 +108,13 @@ pub struct EmbedRequest {
     embedded: usize,
 }
 
-/// Per catalog version: each document's embedded text and key, and a dense
-/// matrix of the cached vectors (rebuilt when the cache changes).
+/// Per index slot: the tool, its embedded text and key (empty for a slot a
+/// removed tool left), kept in step with the index tool by tool; and a dense
+/// matrix of the cached vectors (rebuilt when the cache or a tool changes).
 #[derive(Debug, Default)]
 pub(crate) struct EmbedDocs {
     version: String,
+    tools: Vec<Option<Arc<ToolDescriptor>>>,
     texts: Vec<String>,
     keys: Vec<String>,
     generation: Option<u64>,
@@ -199,27 +202,26 @@ impl Runtime {
 
     /// Each distinct tool text of the current catalog with its cache key.
     pub fn embedding_texts(&mut self) -> Vec<(String, String)> {
-        let catalog = self.catalog();
-        let docs = self.refresh_docs(&catalog);
+        let docs = self.refresh_docs();
         let mut seen = HashSet::new();
         docs.keys
             .iter()
             .zip(&docs.texts)
-            .filter(|(k, _)| seen.insert(*k))
+            .filter(|(k, _)| !k.is_empty() && seen.insert(*k))
             .map(|(k, t)| (k.clone(), t.clone()))
             .collect()
     }
 
     /// Export the current catalog's cached tool vectors (see [`crate::embeddings`]).
     pub fn export_embeddings(&mut self, encoding: Encoding) -> Result<Value> {
-        let catalog = self.catalog();
-        self.refresh_docs(&catalog);
+        self.refresh_docs();
         let keys = self
             .embed_docs
             .as_ref()
             .map(|d| d.keys.as_slice())
             .unwrap_or(&[]);
-        self.embeddings.export(keys.iter(), encoding)
+        self.embeddings
+            .export(keys.iter().filter(|k| !k.is_empty()), encoding)
     }
 
     /// Import vectors; returns how many were added (refused whole on error).
@@ -269,8 +271,7 @@ impl Runtime {
                 )),
             };
         };
-        let catalog = self.catalog();
-        self.refresh_docs(&catalog);
+        self.refresh_docs();
         self.refresh_matrix();
         if failure.is_none() {
             let mut texts = Vec::new();
@@ -285,7 +286,8 @@ impl Runtime {
                 }
             }
             if let Some(docs) = &self.embed_docs {
-                let missing = docs.present.iter().enumerate().filter(|(_, p)| !**p);
+                let missing = (docs.present.iter().enumerate())
+                    .filter(|(i, p)| !**p && !docs.keys[*i].is_empty());
                 for (k, t) in missing.map(|(i, _)| (&docs.keys[i], &docs.texts[i])) {
                     if texts.len() == EMBED_BATCH {
                         break;
@@ -321,7 +323,10 @@ impl Runtime {
         embedded: usize,
         error: Option<String>,
     ) -> EmbeddingStats {
-        let keys: HashSet<&String> = self.embed_docs.iter().flat_map(|d| d.keys.iter()).collect();
+        let keys: HashSet<&String> = (self.embed_docs.iter())
+            .flat_map(|d| d.keys.iter())
+            .filter(|k| !k.is_empty())
+            .collect();
         EmbeddingStats {
             model: model.model,
             dimensions: model.dimensions,
@@ -335,14 +340,34 @@ impl Runtime {
         }
     }
 
-    /// Texts and keys for the catalog's version; the matrix for the cache's generation.
-    fn refresh_docs(&mut self, catalog: &Catalog) -> &EmbedDocs {
+    /// Texts and keys per index slot for the registry's version: only slots
+    /// whose tool changed get a new text and key (the matrix is then redone).
+    fn refresh_docs(&mut self) -> &EmbedDocs {
         let docs = self.embed_docs.get_or_insert_with(EmbedDocs::default);
-        if docs.version != catalog.version || docs.texts.len() != catalog.tools.len() {
-            docs.texts = catalog.tools.iter().map(|t| tool_text(t)).collect();
-            docs.keys = docs.texts.iter().map(|t| text_key(t)).collect();
-            docs.version = catalog.version.clone();
-            docs.generation = None;
+        let version = self.registry.version();
+        if docs.version != version {
+            let slots = self.index.slots();
+            docs.tools.resize(slots, None);
+            docs.texts.resize(slots, String::new());
+            docs.keys.resize(slots, String::new());
+            for slot in 0..slots {
+                let tool = self.index.tool(slot);
+                let same = match (tool, &docs.tools[slot]) {
+                    (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                    (None, None) => true,
+                    _ => false,
+                };
+                if same {
+                    continue;
+                }
+                docs.texts[slot] = tool.map(|t| tool_text(t)).unwrap_or_default();
+                docs.keys[slot] = tool
+                    .map(|_| text_key(&docs.texts[slot]))
+                    .unwrap_or_default();
+                docs.tools[slot] = tool.cloned();
+                docs.generation = None;
+            }
+            docs.version = version.to_string();
         }
         docs
     }
@@ -359,7 +384,7 @@ impl Runtime {
         docs.matrix = vec![0.0; docs.keys.len() * dims];
         docs.present = vec![false; docs.keys.len()];
         for (i, k) in docs.keys.iter().enumerate() {
-            if let Some(v) = self.embeddings.tool(k) {
+            if let Some(v) = self.embeddings.tool(k).filter(|_| !k.is_empty()) {
                 docs.matrix[i * dims..(i + 1) * dims].copy_from_slice(v);
                 docs.present[i] = true;
             }
@@ -376,27 +401,26 @@ impl Runtime {
         failure: Option<String>,
         now_ms: u64,
     ) -> Result<SearchStep> {
-        let catalog = self.catalog();
         if self.embeddings.model().is_some() {
-            self.refresh_docs(&catalog);
+            self.refresh_docs();
             self.refresh_matrix();
         }
         // With the embedder's meaning ranking, "nothing fits" is the lexical
         // bar's call only when the lexical ranking stands alone.
         let (mut hits, nothing_fits) = {
             let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
-            let accept = self.search_filter(session, &catalog, input);
+            let accept = self.search_filter(session, input);
             let query = self.embeddings.query(&text_key(&input.query));
             match (query, self.embed_docs.as_ref()) {
                 (Some(q), Some(docs)) if self.embeddings.model().is_some() => {
                     let sims = similarities(&q, &docs.matrix, &docs.present);
                     let meaning = meaning_ranking(&sims, &accept);
-                    let lexical = catalog.index.search_all(&input.phrasings(), POOL, &accept);
-                    let exact = catalog.index.exact_docs(&input.query);
+                    let lexical = self.index.search_all(&input.phrasings(), POOL, &accept);
+                    let exact = self.index.exact_docs(&input.query);
                     (fuse(lexical.hits, &meaning, &exact, limit), false)
                 }
                 _ => {
-                    let r = catalog.index.search_all(&input.phrasings(), limit, &accept);
+                    let r = self.index.search_all(&input.phrasings(), limit, &accept);
                     (r.hits, r.nothing_fits)
                 }
             }
@@ -407,7 +431,7 @@ impl Runtime {
                 h.why.push(note.clone());
             }
         }
-        self.finish_search(sid, &catalog, hits, nothing_fits, now_ms)
+        self.finish_search(sid, hits, nothing_fits, now_ms)
             .map(SearchStep::Done)
     }
 }

@@ -7,6 +7,7 @@ use crate::descriptor::{
 };
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::json_digest;
+use crate::schemas::SchemaPool;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -27,7 +28,21 @@ pub struct SchemaValidator(
     Arc<std::sync::OnceLock<std::result::Result<jsonschema::Validator, String>>>,
 );
 
+/// A [`SchemaValidator`] that does not keep its compiled form alive.
+pub type WeakValidator =
+    std::sync::Weak<std::sync::OnceLock<std::result::Result<jsonschema::Validator, String>>>;
+
 impl SchemaValidator {
+    /// A reference that does not keep the validator alive.
+    pub fn downgrade(&self) -> WeakValidator {
+        Arc::downgrade(&self.0)
+    }
+
+    /// The validator again, while something still holds it.
+    pub fn upgrade(weak: &WeakValidator) -> Option<SchemaValidator> {
+        weak.upgrade().map(SchemaValidator)
+    }
+
     /// The compiled validator for `schema` (the schema it was created for), or why it does not compile.
     pub fn get(&self, schema: &Value) -> std::result::Result<&jsonschema::Validator, &str> {
         self.0
@@ -205,6 +220,11 @@ pub fn kind_of(v: &Value) -> &'static str {
 
 /// Parse one host-supplied tool value into a spec, naming the tool on error.
 pub fn parse_spec(value: &Value) -> Result<ToolSpec> {
+    parse_spec_owned(value.clone())
+}
+
+/// [`parse_spec`] without copying the value (schemas are most of a tool).
+pub fn parse_spec_owned(value: Value) -> Result<ToolSpec> {
     let name = value
         .get("name")
         .and_then(Value::as_str)
@@ -215,7 +235,7 @@ pub fn parse_spec(value: &Value) -> Result<ToolSpec> {
             return Err(unknown_source(&name, src));
         }
     }
-    serde_json::from_value::<ToolSpec>(value.clone()).map_err(|e| {
+    serde_json::from_value::<ToolSpec>(value).map_err(|e| {
         let msg = e.to_string();
         let field = msg
             .split('`')
@@ -241,8 +261,13 @@ fn unknown_source(tool: &str, src: &str) -> Error {
     .with_field("source")
 }
 
-/// Validate a spec into a descriptor plus its compiled input validator.
-pub fn normalise(spec: ToolSpec, metas: &MetaCache) -> Result<(ToolDescriptor, SchemaValidator)> {
+/// Validate a spec into a descriptor plus its input validator (compiled on
+/// first use, shared with every tool of the same schema through `pool`).
+pub fn normalise(
+    spec: ToolSpec,
+    metas: &MetaCache,
+    pool: &SchemaPool,
+) -> Result<(ToolDescriptor, SchemaValidator)> {
     let tool = spec.name.clone();
     check_name(&tool, "name", &spec.name)?;
     let source = crate::descriptor::Source::parse(&spec.source)
@@ -273,13 +298,21 @@ pub fn normalise(spec: ToolSpec, metas: &MetaCache) -> Result<(ToolDescriptor, S
     let input_schema = spec
         .input_schema
         .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
-    check_schema(&tool, "inputSchema", &input_schema, metas)?;
-    check_input_root(&tool, &input_schema)?;
-    crate::schema_check::check_compilable(&input_schema).map_err(|u| uncompilable(&tool, u))?;
+    let schema_hash = json_digest(&input_schema);
+    // A schema in use by another tool passed the same checks already.
+    let (input_schema, validator) = match pool.get(&schema_hash) {
+        Some(shared) => shared,
+        None => {
+            check_schema(&tool, "inputSchema", &input_schema, metas)?;
+            check_input_root(&tool, &input_schema)?;
+            crate::schema_check::check_compilable(&input_schema)
+                .map_err(|u| uncompilable(&tool, u))?;
+            pool.insert(schema_hash.clone(), input_schema)
+        }
+    };
     if let Some(out) = &spec.output_schema {
         check_schema(&tool, "outputSchema", out, metas)?;
     }
-    let validator = SchemaValidator::default();
     let mut permissions: Vec<String> = spec.permissions.clone();
     if let Some(i) = permissions.iter().position(|p| p.trim().is_empty()) {
         return Err(
@@ -304,7 +337,6 @@ pub fn normalise(spec: ToolSpec, metas: &MetaCache) -> Result<(ToolDescriptor, S
         permissions.push("process.ambient".into());
         permissions.sort();
     }
-    let schema_hash = json_digest(&input_schema);
     let mut desc = ToolDescriptor {
         local_name: spec.local_name.clone().unwrap_or_else(|| spec.name.clone()),
         title: spec

@@ -123,8 +123,8 @@ impl HolarynRuntime {
     ) -> Result<JsValue, JsValue> {
         let values: Vec<Value> = from_js(tools, "tools")?;
         let specs = js(values
-            .iter()
-            .map(holaryn_core::validate::parse_spec)
+            .into_iter()
+            .map(holaryn_core::validate::parse_spec_owned)
             .collect::<Result<Vec<ToolSpec>, _>>())?;
         self.apply(
             Update {
@@ -165,8 +165,8 @@ impl HolarynRuntime {
     ) -> Result<JsValue, JsValue> {
         let values: Vec<Value> = from_js(tools, "tools")?;
         let specs = js(values
-            .iter()
-            .map(holaryn_core::validate::parse_spec)
+            .into_iter()
+            .map(holaryn_core::validate::parse_spec_owned)
             .collect::<Result<Vec<ToolSpec>, _>>())?;
         self.apply(
             Update {

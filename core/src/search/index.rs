@@ -1,17 +1,17 @@
-//! The inverted index, the scorer and `why` explanations.
+//! The scorer and `why` explanations over the incremental index in
+//! [`super::postings`].
 
 use super::entities::{Kind, Kinds, KINDS};
 use super::fit::param_kinds;
 use super::fuse::{fuse, Cand};
+use super::postings::{exact_keys, Store, FIELDS};
 use super::query::{read, Request};
-use super::text::{exact_key, family_of, stem, terms, VERB_FAMILIES};
+use super::text::{exact_key, family_of, stem, VERB_FAMILIES};
 use crate::descriptor::ToolDescriptor;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 
-const FIELDS: usize = 7;
 const FIELD_NAMES: [&str; FIELDS] = [
     "name",
     "title",
@@ -21,8 +21,6 @@ const FIELD_NAMES: [&str; FIELDS] = [
     "provider",
     "source",
 ];
-const WEIGHTS: [f32; FIELDS] = [3.0, 2.0, 1.0, 0.6, 1.2, 1.0, 0.5];
-const B: [f32; FIELDS] = [0.3, 0.5, 0.75, 0.75, 0.3, 0.3, 0.0];
 const K1: f32 = 1.2;
 const SYNONYM: f32 = 0.6;
 /// Multiplier for tools whose name or title carries the request's first action verb.
@@ -54,7 +52,7 @@ const STACK: f32 = 0.3;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchHit {
-    /// Index of the tool in the slice given to [`SearchIndex::build`].
+    /// Slot of the tool in the index ([`SearchIndex::tool`] gives it back).
     pub doc: usize,
     /// Score (higher is better).
     pub score: f32,
@@ -88,33 +86,43 @@ struct QTerm {
     word: String,
     idf_cap: f32,
     concept: usize,
+    /// Position in the query's expansion (orders terms within a concept).
+    seq: usize,
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Posting {
-    doc: u32,
-    impact: f32,
-    fields: u8,
-}
-
-/// An immutable index over a tool list.
-#[derive(Debug, Default)]
+/// An index over a tool list, kept up to date tool by tool: any sequence of
+/// [`SearchIndex::insert`] and [`SearchIndex::remove`] ranks exactly as a
+/// fresh [`SearchIndex::build`] of the same tools (same scores, same order).
+#[derive(Debug, Default, Clone)]
 pub struct SearchIndex {
-    n: usize,
-    ids: HashMap<String, u32>,
-    term_text: Vec<String>,
-    sorted: Vec<(String, u32)>,
-    postings: Vec<Vec<Posting>>,
-    idf: Vec<f32>,
-    exact: HashMap<String, Vec<(u32, f32, &'static str)>>,
-    /// Per-document score multiplier (catalog-only entries rank a little lower).
-    doc_weight: Vec<f32>,
-    /// Per verb family: (member word, its term id) for members in the vocabulary.
-    families: Vec<Vec<(&'static str, u32)>>,
-    /// Per document: the entity kinds its parameters take (see `fit`).
+    store: Store,
+    /// Per-slot accumulators reused by every search (all zero between searches).
+    scratch: std::cell::RefCell<Scratch>,
+    /// Per slot: the entity kinds its tool's parameters take (see `fit`).
     kinds: Vec<Kinds>,
-    /// Per entity kind: the documents whose parameters take it.
+    /// Per entity kind: the slots whose tools' parameters take it, sorted.
     kind_docs: Vec<Vec<u32>>,
+}
+
+/// Per-slot accumulators of one search.
+#[derive(Debug, Default, Clone)]
+struct Scratch {
+    scores: Vec<f32>,
+    best: Vec<f32>,
+    extra: Vec<f32>,
+    verb_field: Vec<u8>,
+}
+
+impl Scratch {
+    /// Grow (zero-filled) to `slots` entries.
+    fn fit(&mut self, slots: usize) {
+        if self.scores.len() < slots {
+            self.scores.resize(slots, 0.0);
+            self.best.resize(slots, 0.0);
+            self.extra.resize(slots, 0.0);
+            self.verb_field.resize(slots, 0);
+        }
+    }
 }
 
 fn schema_text(schema: &Value, depth: usize, budget: &mut usize, out: &mut String) {
@@ -166,123 +174,115 @@ fn fields_of(t: &ToolDescriptor) -> [String; FIELDS] {
 }
 
 impl SearchIndex {
-    /// Build from tools in registry order.
+    /// Build from tools (any order: ties rank by canonical name).
     pub fn build(tools: &[Arc<ToolDescriptor>]) -> SearchIndex {
-        let mut idx = SearchIndex {
-            n: tools.len(),
-            ..SearchIndex::default()
-        };
-        idx.doc_weight = tools
-            .iter()
-            .map(|t| {
-                if t.is_catalog_only() {
-                    CATALOG_ONLY
-                } else {
-                    1.0
-                }
-            })
-            .collect();
-        // Argument-fit hook: per-tool parameter kinds, computed per tool.
-        idx.kinds = tools.iter().map(|t| param_kinds(t)).collect();
-        idx.kind_docs = (0..KINDS.len())
-            .map(|k| {
-                (0..tools.len() as u32)
-                    .filter(|d| idx.kinds[*d as usize] & (1 << k) != 0)
-                    .collect()
-            })
-            .collect();
-        let mut per_doc: Vec<Vec<(u32, [u16; FIELDS])>> = Vec::with_capacity(tools.len());
-        let mut lens = vec![[0u32; FIELDS]; tools.len()];
-        for (d, t) in tools.iter().enumerate() {
-            let mut counts: HashMap<u32, [u16; FIELDS]> = HashMap::new();
-            for (f, text) in fields_of(t).iter().enumerate() {
-                for term in terms(text) {
-                    lens[d][f] += 1;
-                    let next = idx.ids.len() as u32;
-                    let id = *idx.ids.entry(term.clone()).or_insert_with(|| {
-                        idx.term_text.push(term);
-                        next
-                    });
-                    let c = counts.entry(id).or_insert([0; FIELDS]);
-                    c[f] = c[f].saturating_add(1);
-                }
-            }
-            let mut v: Vec<(u32, [u16; FIELDS])> = counts.into_iter().collect();
-            v.sort_by_key(|(id, _)| *id);
-            per_doc.push(v);
-            let mut keys: Vec<(String, f32, &'static str)> =
-                vec![(exact_key(&t.name), 1000.0, "exact name")];
-            keys.push((exact_key(&t.local_name), 800.0, "exact name"));
-            keys.push((exact_key(&t.qualified_name()), 800.0, "exact provider/name"));
-            keys.extend(t.aliases.iter().map(|a| (exact_key(a), 900.0, "alias")));
-            for (k, boost, why) in keys {
-                let e = idx.exact.entry(k).or_default();
-                if !e.iter().any(|(doc, _, _)| *doc == d as u32) {
-                    e.push((d as u32, boost, why));
-                }
-            }
+        let mut idx = SearchIndex::default();
+        for t in tools {
+            idx.insert(t.clone());
         }
-        let n = tools.len().max(1) as f32;
-        let mut avg = [0f32; FIELDS];
-        for l in &lens {
-            for f in 0..FIELDS {
-                avg[f] += l[f] as f32 / n;
-            }
-        }
-        idx.postings = vec![Vec::new(); idx.term_text.len()];
-        for (d, doc_terms) in per_doc.into_iter().enumerate() {
-            for (id, tf) in doc_terms {
-                let mut weighted = 0f32;
-                let mut mask = 0u8;
-                for f in 0..FIELDS {
-                    if tf[f] > 0 {
-                        let norm = 1.0 - B[f] + B[f] * lens[d][f] as f32 / avg[f].max(1.0);
-                        weighted += WEIGHTS[f] * tf[f] as f32 / norm;
-                        mask |= 1 << f;
-                    }
-                }
-                let impact = weighted * (K1 + 1.0) / (weighted + K1);
-                idx.postings[id as usize].push(Posting {
-                    doc: d as u32,
-                    impact,
-                    fields: mask,
-                });
-            }
-        }
-        idx.idf = idx
-            .postings
-            .iter()
-            .map(|p| {
-                let df = p.len() as f32;
-                (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-            })
-            .collect();
-        idx.families = VERB_FAMILIES
-            .iter()
-            .map(|f| {
-                f.iter()
-                    .filter_map(|m| idx.ids.get(&stem(m)).map(|id| (*m, *id)))
-                    .collect()
-            })
-            .collect();
-        idx.sorted = idx.ids.iter().map(|(t, id)| (t.clone(), *id)).collect();
-        idx.sorted.sort();
+        idx.refresh();
         idx
+    }
+
+    /// Add a tool, or replace the tool of the same canonical name (in place).
+    pub fn insert(&mut self, tool: Arc<ToolDescriptor>) {
+        let weight = if tool.is_catalog_only() {
+            CATALOG_ONLY
+        } else {
+            1.0
+        };
+        let fields = fields_of(&tool);
+        let keys = exact_keys(&tool);
+        let slot = self.store.slot_of(&tool.name);
+        match slot.and_then(|s| self.store.doc(s).map(|d| (s, d.tool.clone()))) {
+            Some((slot, old)) => {
+                let (old_fields, old_keys) = (fields_of(&old), exact_keys(&old));
+                let new = (tool.clone(), &fields, keys);
+                self.store
+                    .replace(slot, (&old_fields, &old_keys), new, weight);
+            }
+            None => self.store.insert(tool.clone(), &fields, keys, weight),
+        }
+        // Argument-fit hook: the tool's parameter kinds, computed per tool.
+        if let Some(slot) = self.store.slot_of(&tool.name) {
+            self.set_kinds(slot, param_kinds(&tool));
+        }
+    }
+
+    /// Record the entity kinds of the tool in `slot` (0 when it leaves).
+    fn set_kinds(&mut self, slot: u32, kinds: Kinds) {
+        let at = slot as usize;
+        if self.kinds.len() <= at {
+            self.kinds.resize(at + 1, 0);
+        }
+        if self.kind_docs.len() < KINDS.len() {
+            self.kind_docs.resize(KINDS.len(), Vec::new());
+        }
+        self.kinds[at] = kinds;
+        for (k, docs) in self.kind_docs.iter_mut().enumerate() {
+            match (docs.binary_search(&slot), kinds & (1 << k) != 0) {
+                (Err(i), true) => docs.insert(i, slot),
+                (Ok(i), false) => {
+                    docs.remove(i);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Remove a tool by canonical name; false when it is not indexed.
+    pub fn remove(&mut self, name: &str) -> bool {
+        let Some(slot) = self.store.slot_of(name) else {
+            return false;
+        };
+        let Some(tool) = self.store.doc(slot).map(|d| d.tool.clone()) else {
+            return false;
+        };
+        self.store
+            .remove(slot, &fields_of(&tool), &exact_keys(&tool));
+        self.set_kinds(slot, 0);
+        true
+    }
+
+    /// Re-derive length norms after inserts and removals (call before searching).
+    pub fn refresh(&mut self) {
+        self.store.refresh();
+    }
+
+    /// The tool in a slot (a [`SearchHit::doc`]).
+    pub fn tool(&self, doc: usize) -> Option<&Arc<ToolDescriptor>> {
+        self.store.doc(doc as u32).map(|d| &d.tool)
+    }
+
+    /// The indexed tool of a canonical name.
+    pub fn get(&self, name: &str) -> Option<&Arc<ToolDescriptor>> {
+        self.store.slot_of(name).and_then(|s| self.tool(s as usize))
+    }
+
+    /// Every indexed tool, in slot order.
+    pub fn tools(&self) -> impl Iterator<Item = &Arc<ToolDescriptor>> {
+        self.store.docs().map(|(_, d)| &d.tool)
+    }
+
+    /// Slots (live or gaps left by removed tools): every `doc` is below this.
+    pub fn slots(&self) -> usize {
+        self.store.slots()
     }
 
     /// Number of indexed tools.
     pub fn len(&self) -> usize {
-        self.n
+        self.store.len()
     }
 
     /// True when no tool is indexed.
     pub fn is_empty(&self) -> bool {
-        self.n == 0
+        self.store.len() == 0
     }
 
     /// Documents whose canonical name, alias or `provider/name` is exactly the query.
     pub fn exact_docs(&self, query: &str) -> Vec<usize> {
-        self.exact
+        self.store
+            .exact
             .get(&exact_key(query))
             .map(|e| e.iter().map(|(d, _, _)| *d as usize).collect())
             .unwrap_or_default()
@@ -308,20 +308,23 @@ impl SearchIndex {
                 };
             let s = &qw.stem;
             let concept = qw.concept;
-            match self.ids.get(s) {
+            match self.store.id(s) {
                 Some(id) => out.push(QTerm {
-                    id: *id,
+                    id,
                     weight,
                     word: w.clone(),
                     idf_cap: f32::MAX,
                     concept,
+                    seq: out.len(),
                 }),
                 None if i == last && qw.verb && w.chars().count() >= 3 => {
-                    let start = self
-                        .sorted
-                        .partition_point(|(t, _)| t.as_str() < w.as_str());
-                    for (t, id) in self.sorted[start..]
-                        .iter()
+                    for (t, id) in self
+                        .store
+                        .vocab
+                        .range::<str, _>((
+                            std::ops::Bound::Included(w.as_str()),
+                            std::ops::Bound::Unbounded,
+                        ))
                         .take_while(|(t, _)| t.starts_with(w.as_str()))
                         .take(8)
                     {
@@ -331,6 +334,7 @@ impl SearchIndex {
                             word: t.clone(),
                             idf_cap: f32::MAX,
                             concept,
+                            seq: out.len(),
                         });
                     }
                 }
@@ -339,19 +343,17 @@ impl SearchIndex {
             if let Some(f) = family {
                 // A synonym is worth at most what the literal word is worth:
                 // rare synonyms must not outscore the word the user typed.
-                let cap = self
-                    .ids
-                    .get(s)
-                    .map_or(f32::MAX, |id| self.idf[*id as usize]);
+                let cap = self.store.id(s).map_or(f32::MAX, |id| self.store.idf(id));
                 for syn in VERB_FAMILIES[f].iter().filter(|m| **m != w.as_str()) {
-                    if let Some(id) = self.ids.get(&stem(syn)) {
+                    if let Some(id) = self.store.id(&stem(syn)) {
                         if stem(syn) != *s {
                             out.push(QTerm {
-                                id: *id,
+                                id,
                                 weight: weight * SYNONYM,
                                 word: format!("{syn} (≈ {w})"),
                                 idf_cap: cap,
                                 concept,
+                                seq: out.len(),
                             });
                         }
                     }
@@ -361,33 +363,40 @@ impl SearchIndex {
         // Lexicon hook: everyday phrasings add the words tools use.
         for e in &req.expansions {
             for (word, s) in &e.adds {
-                if let Some(id) = self.ids.get(s) {
+                if let Some(id) = self.store.id(s) {
                     out.push(QTerm {
-                        id: *id,
+                        id,
                         weight: LEXICON,
                         word: format!("{word} (lexicon: {})", e.phrase),
                         idf_cap: LEXICON_IDF_CAP,
                         concept: e.concept,
+                        seq: out.len(),
                     });
                 }
             }
         }
-        // One entry per term: keep the strongest weight.
-        out.sort_by(|a, b| a.id.cmp(&b.id).then(b.weight.total_cmp(&a.weight)));
+        // One entry per term: keep the strongest weight (the earliest of equals).
+        // Within a concept, terms keep the query's expansion order, never the
+        // term ids, so scores do not depend on the order tools were indexed in.
+        out.sort_by(|a, b| {
+            a.id.cmp(&b.id)
+                .then(b.weight.total_cmp(&a.weight))
+                .then(a.seq.cmp(&b.seq))
+        });
         out.dedup_by_key(|t| t.id);
-        out.sort_by_key(|t| t.concept);
+        out.sort_by_key(|t| (t.concept, t.seq));
         let first_verb: Vec<u32> = first_family
             .map(|f| {
                 VERB_FAMILIES[f]
                     .iter()
-                    .filter_map(|m| self.ids.get(&stem(m)).copied())
+                    .filter_map(|m| self.store.id(&stem(m)))
                     .collect()
             })
             .unwrap_or_default();
         (out, first_verb)
     }
 
-    /// Rank; `accept(doc)` filters; at most `limit` hits, best first, ties by doc order.
+    /// Rank; `accept(doc)` filters; at most `limit` hits, best first, ties by canonical name.
     pub fn search(
         &self,
         query: &str,
@@ -405,13 +414,14 @@ impl SearchIndex {
         limit: usize,
         accept: &dyn Fn(usize) -> bool,
     ) -> Ranking {
-        if self.n == 0 || limit == 0 || queries.is_empty() {
+        if self.is_empty() || limit == 0 || queries.is_empty() {
             return Ranking::default();
         }
         let scored: Vec<Scored> = queries.iter().map(|q| self.score(q)).collect();
         let lists: Vec<Vec<(f32, u32)>> = scored.iter().map(|s| s.cands.clone()).collect();
         let mut cands = fuse(&lists);
-        let order = |a: &Cand, b: &Cand| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        let name = |d: u32| self.store.doc(d).map_or("", |doc| doc.tool.name.as_str());
+        let order = |a: &Cand, b: &Cand| b.0.total_cmp(&a.0).then_with(|| name(a.1).cmp(name(b.1)));
         let mut hits = Vec::with_capacity(limit);
         let mut window = (limit * 8).max(16);
         let mut from = 0;
@@ -453,26 +463,31 @@ impl SearchIndex {
     fn score(&self, query: &str) -> Scored<'_> {
         let req = read(query);
         let (qterms, first_verb) = self.query_terms(&req);
-        let mut scores = vec![0f32; self.n];
+        let mut scratch = self.scratch.take();
+        scratch.fit(self.store.slots());
+        let Scratch {
+            scores,
+            best,
+            extra,
+            verb_field,
+        } = &mut scratch;
         let mut touched: Vec<u32> = Vec::new();
         // Each query word is one concept: its literal term, prefix expansions and
         // verb synonyms count once per tool (the best of them) plus a small
         // share of the rest, so many synonyms cannot outweigh one literal word.
-        let mut best = vec![0f32; self.n];
-        let mut extra = vec![0f32; self.n];
         let mut seen: Vec<u32> = Vec::new();
         let mut i = 0;
         while i < qterms.len() {
             let concept = qterms[i].concept;
             while i < qterms.len() && qterms[i].concept == concept {
                 let t = &qterms[i];
-                let idf = self.idf[t.id as usize].min(t.idf_cap);
-                for p in &self.postings[t.id as usize] {
+                let idf = self.store.idf(t.id).min(t.idf_cap);
+                for p in self.store.postings(t.id) {
                     let b = &mut best[p.doc as usize];
                     if *b == 0.0 {
                         seen.push(p.doc);
                     }
-                    let c = t.weight * idf * p.impact;
+                    let c = t.weight * idf * self.store.impact(t.id, p, K1);
                     extra[p.doc as usize] += c.min(*b);
                     *b = b.max(c);
                 }
@@ -513,9 +528,8 @@ impl SearchIndex {
         // its name or title; tools that do not relate to the first verb at all
         // are unlikely to be the first step.
         if !first_verb.is_empty() {
-            let mut verb_field = vec![0u8; self.n];
             for id in &first_verb {
-                for p in &self.postings[*id as usize] {
+                for p in self.store.postings(*id) {
                     verb_field[p.doc as usize] |= p.fields;
                 }
             }
@@ -529,18 +543,23 @@ impl SearchIndex {
                     1.0
                 };
             }
+            for id in &first_verb {
+                for p in self.store.postings(*id) {
+                    verb_field[p.doc as usize] = 0;
+                }
+            }
         }
         // Negation hook: tools named by an excluded word rank lower.
         for s in &req.negated {
-            if let Some(id) = self.ids.get(s) {
-                for p in &self.postings[*id as usize] {
+            if let Some(id) = self.store.id(s) {
+                for p in self.store.postings(id) {
                     if p.fields & 0b11 != 0 {
                         scores[p.doc as usize] *= NEGATED;
                     }
                 }
             }
         }
-        let exact = self.exact.get(&exact_key(query));
+        let exact = self.store.exact.get(&exact_key(query));
         if let Some(docs) = exact {
             for (doc, boost, _) in docs {
                 let s = &mut scores[*doc as usize];
@@ -553,13 +572,12 @@ impl SearchIndex {
         let cands: Vec<(f32, u32)> = touched
             .iter()
             .map(|d| {
-                (
-                    scores[*d as usize] * self.doc_weight.get(*d as usize).copied().unwrap_or(1.0),
-                    *d,
-                )
+                let weight = self.store.doc(*d).map_or(1.0, |doc| doc.weight);
+                (std::mem::take(&mut scores[*d as usize]) * weight, *d)
             })
             .filter(|(s, _)| *s > 0.0)
             .collect();
+        self.scratch.replace(scratch);
         Scored {
             cands,
             qterms,
@@ -595,7 +613,7 @@ impl SearchIndex {
         }
         let mut per_field: [Vec<&str>; FIELDS] = Default::default();
         for QTerm { id, word, .. } in qterms {
-            let plist = &self.postings[*id as usize];
+            let plist = self.store.postings(*id);
             if let Ok(i) = plist.binary_search_by_key(&doc, |p| p.doc) {
                 for (f, words) in per_field.iter_mut().enumerate() {
                     if plist[i].fields & (1 << f) != 0 && !words.contains(&word.as_str()) {
@@ -638,15 +656,16 @@ impl SearchIndex {
     /// IDF-weighted share of a phrasing's content words that `doc` matches
     /// in `fields` (a field mask), directly or through a lexicon phrase.
     fn coverage(&self, doc: u32, s: &Scored<'_>, fields: u8) -> f32 {
-        let unknown = (1.0 + (self.n as f32 + 0.5) / 0.5).ln();
+        let unknown = (1.0 + (self.store.len() as f32 + 0.5) / 0.5).ln();
         let mut want = 0f32;
         let mut got = 0f32;
         let matches = |concept: usize| {
             s.qterms.iter().any(|t| {
+                let plist = self.store.postings(t.id);
                 t.concept == concept
-                    && self.postings[t.id as usize]
+                    && plist
                         .binary_search_by_key(&doc, |p| p.doc)
-                        .is_ok_and(|i| self.postings[t.id as usize][i].fields & fields != 0)
+                        .is_ok_and(|i| plist[i].fields & fields != 0)
             })
         };
         for (i, w) in s.req.words.iter().enumerate() {
@@ -654,9 +673,9 @@ impl SearchIndex {
                 continue;
             }
             let idf = self
-                .ids
-                .get(&w.stem)
-                .map_or(unknown, |id| self.idf[*id as usize]);
+                .store
+                .id(&w.stem)
+                .map_or(unknown, |id| self.store.idf(id));
             want += idf;
             let hit = matches(w.concept)
                 || s.req

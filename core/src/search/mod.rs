@@ -1,5 +1,5 @@
 //! The ranking engine behind `tool_search`: a BM25F inverted index over every
-//! field a user searches by, built once per registry version.
+//! field a user searches by, kept in step with each registry change.
 //!
 //! Fields and weights: name tokens (canonical, local, aliases, `provider/name`)
 //! 3.0, title 2.0, description 1.0, permissions 1.2, provider 1.0, schema
@@ -8,9 +8,13 @@
 //! normalised like documents (see [`text`]); verb-family synonyms count 0.35
 //! of a literal match; in multi-step requests later action verbs count less
 //! than the first, so "find and read the notes" ranks a finder first.
-//! Ties break by document order (canonical-name order): deterministic.
+//! Ties break by canonical name: deterministic.
 //! With a host embedder, [`embed`] fuses this ranking with sentence-embedding
 //! similarity (see there for the text embedded and the fusion).
+//!
+//! The index is incremental ([`postings`]): the runtime keeps one for the
+//! registry and applies each change tool by tool; any sequence of changes
+//! ranks exactly as a fresh build of the same tools.
 
 pub mod embed;
 pub mod entities;
@@ -18,6 +22,7 @@ pub mod fit;
 mod fuse;
 mod index;
 pub mod lexicon;
+mod postings;
 pub mod query;
 pub mod text;
 

@@ -39,7 +39,11 @@ pub const STEP_JOINERS: &[&str] = &["and", "then", "after", "afterwards", "also"
 
 /// Light English stemmer (plural, -ing, -ed, final -e); stable for docs and queries alike.
 pub fn stem(word: &str) -> String {
-    let mut w = word.to_string();
+    stem_owned(word.to_string())
+}
+
+/// [`stem`] of an owned word, in place.
+fn stem_owned(mut w: String) -> String {
     let n = w.chars().count();
     if n <= 3 || !w.is_ascii() {
         return w;
@@ -118,7 +122,7 @@ fn split_words(chars: impl Iterator<Item = char>) -> Vec<String> {
 
 /// True for a stopword.
 pub fn is_stopword(w: &str) -> bool {
-    STOPWORDS.contains(&w)
+    w.len() <= 6 && STOPWORDS.contains(&w)
 }
 
 /// Index terms of a text: words without stopwords, stemmed.
@@ -126,7 +130,7 @@ pub fn terms(text: &str) -> Vec<String> {
     words(text)
         .into_iter()
         .filter(|w| !is_stopword(w))
-        .map(|w| stem(&w))
+        .map(stem_owned)
         .collect()
 }
 
@@ -147,6 +151,11 @@ pub fn exact_key(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stopwords_are_short() {
+        assert!(STOPWORDS.iter().all(|w| w.len() <= 6));
+    }
 
     #[test]
     fn identifiers_split_and_stem() {

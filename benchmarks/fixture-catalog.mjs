@@ -1,0 +1,36 @@
+// The benchmarks' catalog: the MCP fixture tools, multiplied to size.
+import { readFileSync, readdirSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), "../tests/fixtures/mcp");
+
+/** Every fixture tool, names qualified by provider (parsed by the package's own parser). */
+export function baseSpecs(HolarynRuntime) {
+  const specs = [];
+  for (const f of readdirSync(fixtures).filter((f) => f.endsWith(".json")).sort()) {
+    const provider = f.replace(/\.json$/, "");
+    specs.push(...HolarynRuntime.parseCatalog(f, readFileSync(join(fixtures, f), "utf8"), { providerId: provider, qualifyNames: true }));
+  }
+  return specs;
+}
+
+/** `n` tools: the base tools, then copies renamed `…_vK` under provider `…_vK`. */
+export function catalog(base, n) {
+  const out = [];
+  for (let i = 0; out.length < n; i++) {
+    const t = base[i % base.length];
+    const copy = Math.floor(i / base.length);
+    if (copy === 0) out.push(t);
+    else out.push({ ...t, name: `${t.name}_v${copy}`, provider: { ...t.provider, id: `${t.provider.id}_v${copy}` } });
+  }
+  return out;
+}
+
+/** Schema property names and descriptions as text (what MiniSearch indexes for the schema field). */
+export function schemaText(schema, depth = 0) {
+  if (!schema || typeof schema !== "object" || depth > 3) return "";
+  return Object.entries(schema.properties ?? {})
+    .map(([k, v]) => `${k} ${typeof v?.description === "string" ? v.description : ""} ${schemaText(v, depth + 1)}`)
+    .join(" ");
+}
