@@ -4,7 +4,10 @@
 //!
 //! Catalogs repeat schemas (the same MCP server under two providers, the
 //! many tools that take `{}` or one `path`), and a parsed schema is most of a
-//! descriptor's memory. The pool holds weak references only: a schema and its
+//! descriptor's memory. The digest is canonical (key order does not count),
+//! but a tool keeps its schema exactly as supplied: a schema equal to a shared
+//! one in another key order shares the check and validator, not the copy
+//! ([`same_order`]). The pool holds weak references only: a schema and its
 //! compiled validator go away with the last tool that uses them.
 
 use crate::validate::SchemaValidator;
@@ -54,5 +57,37 @@ impl SchemaPool {
         pool.by_digest
             .insert(digest, (Arc::downgrade(&schema), validator.downgrade()));
         (schema, validator)
+    }
+}
+
+/// True when `a` and `b` are equal with object keys in the same order
+/// (`Value`'s `==` ignores key order).
+pub fn same_order(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_order(va, vb))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(va, vb)| same_order(va, vb))
+        }
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_order;
+    use serde_json::json;
+
+    #[test]
+    fn key_order_counts() {
+        let a = json!({"properties": {"a": {"type": "string"}, "b": {}}});
+        let b = json!({"properties": {"b": {}, "a": {"type": "string"}}});
+        assert_eq!(a, b);
+        assert!(!same_order(&a, &b));
+        assert!(same_order(&a, &a.clone()));
     }
 }

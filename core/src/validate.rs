@@ -7,7 +7,7 @@ use crate::descriptor::{
 };
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::json_digest;
-use crate::schemas::SchemaPool;
+use crate::schemas::{same_order, SchemaPool};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -301,6 +301,10 @@ pub fn normalise(
     let schema_hash = json_digest(&input_schema);
     // A schema in use by another tool passed the same checks already.
     let (input_schema, validator) = match pool.get(&schema_hash) {
+        // The same schema in another key order: shared checks, its own copy.
+        Some((shared, validator)) if !same_order(&shared, &input_schema) => {
+            (Arc::new(input_schema), validator)
+        }
         Some(shared) => shared,
         None => {
             check_schema(&tool, "inputSchema", &input_schema, metas)?;

@@ -104,6 +104,24 @@ fn reserved_and_handle_like_names_are_refused() {
 }
 
 #[test]
+fn a_shared_schema_keeps_each_tools_key_order() {
+    let mut a = native("a", "first");
+    let mut b = native("b", "second");
+    a["inputSchema"] = json!({"type": "object", "properties": {"x": {}, "y": {}}});
+    b["inputSchema"] = json!({"type": "object", "properties": {"y": {}, "x": {}}});
+    let r = reg(&[a, b]);
+    let keys = |name: &str| -> Vec<String> {
+        let d = &r.get(name).expect("registered").descriptor;
+        d.input_schema["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(keys("a"), ["x", "y"]);
+    assert_eq!(keys("b"), ["y", "x"]);
+}
+
+#[test]
 fn version_is_independent_of_registration_order() {
     let specs = all_mcp_specs();
     let mut forward = Registry::new();
