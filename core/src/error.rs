@@ -15,9 +15,13 @@ pub enum ErrorCode {
     /// A descriptor field has a wrong type or value.
     #[serde(rename = "descriptor.invalid")]
     DescriptorInvalid,
-    /// A tool name is empty, too long, reserved or has forbidden characters.
+    /// A tool name is empty, too long, handle-like or has forbidden characters.
     #[serde(rename = "descriptor.invalid_name")]
     DescriptorInvalidName,
+    /// A name or role the runtime reserves (its own model tools, the legacy
+    /// script, another provider's `provider/` prefix) used where it would mislead.
+    #[serde(rename = "descriptor.reserved_name")]
+    DescriptorReservedName,
     /// Two tools share a canonical name.
     #[serde(rename = "descriptor.duplicate_name")]
     DescriptorDuplicateName,
@@ -93,6 +97,7 @@ impl ErrorCode {
         match self {
             ErrorCode::DescriptorInvalid => "descriptor.invalid",
             ErrorCode::DescriptorInvalidName => "descriptor.invalid_name",
+            ErrorCode::DescriptorReservedName => "descriptor.reserved_name",
             ErrorCode::DescriptorDuplicateName => "descriptor.duplicate_name",
             ErrorCode::DescriptorAliasCollision => "descriptor.alias_collision",
             ErrorCode::DescriptorInvalidSchema => "descriptor.invalid_schema",

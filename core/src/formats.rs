@@ -6,12 +6,15 @@
 //! Provider APIs restrict tool names to `^[a-zA-Z0-9_-]{1,64}$`, so canonical
 //! names such as `github/create_issue` are exported under a sanitised *wire
 //! name* (`github__create_issue`); [`Export::names`] maps wire names back to
-//! canonical names, and calls are resolved through that map and then, like
-//! every call, through the current registry.
+//! canonical names. A call is resolved through the map of the session's
+//! current export only ([`Export::canonical`]: a wire name not in it is
+//! refused, never guessed) and then, like every call, through the current
+//! registry. [`wire_names`] is the rule that keeps the map honest.
 
 use crate::builtin::ModelTool;
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::{hex, sha256};
+use crate::registry::Registry;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -70,58 +73,156 @@ fn is_wire_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
-/// The provider-safe wire name of a canonical name (deterministic).
+/// True when a name is already provider-safe (`^[a-zA-Z0-9_-]{1,64}$`).
+pub fn is_provider_safe(name: &str) -> bool {
+    !name.is_empty() && name.len() <= 64 && name.chars().all(is_wire_char)
+}
+
+/// The preferred provider-safe form of a canonical name (deterministic): the
+/// name itself when safe, else `/` → `__`, other characters → `_`, and a hash
+/// tag when too long. [`wire_names`] decides what a tool is actually called.
 pub fn wire_name(canonical: &str) -> String {
-    if !canonical.is_empty() && canonical.len() <= 64 && canonical.chars().all(is_wire_char) {
+    if is_provider_safe(canonical) {
         return canonical.to_string();
     }
-    let mut s: String = canonical
+    let s: String = canonical
         .replace('/', "__")
         .chars()
         .map(|c| if is_wire_char(c) { c } else { '_' })
         .collect();
     if s.len() > 64 || s.is_empty() {
-        let tag = hex(&sha256(canonical.as_bytes())[..4]);
-        s.truncate(55);
-        s = format!("{s}_{tag}");
+        return tagged(&s, canonical, 0);
     }
     s
 }
 
-/// Export model tools in a format.
-pub fn export(tools: &[ModelTool], format: Format) -> Export {
-    let mut names = BTreeMap::new();
-    let out: Vec<Value> = tools
+/// `base` cut to 55 bytes plus `_` and 8 hex digits of a hash of `canonical` (and `round`).
+fn tagged(base: &str, canonical: &str, round: u32) -> String {
+    let mut input = canonical.as_bytes().to_vec();
+    if round > 0 {
+        input.extend_from_slice(format!("#{round}").as_bytes());
+    }
+    let mut s = base.to_string();
+    s.truncate(55);
+    format!("{s}_{}", hex(&sha256(&input)[..4]))
+}
+
+/// True when no tool may be exported under `wire` other than a tool whose
+/// canonical name it is: the runtime's reserved names and handle-like names.
+fn is_reserved_wire(wire: &str) -> bool {
+    crate::names::meaning(wire).is_some() || wire.starts_with(crate::validate::HANDLE_PREFIX)
+}
+
+/// The wire names of every registered tool whose canonical name is not
+/// provider-safe (the rule; a safe canonical name is always its own wire
+/// name). `names` are all registered canonical names in sorted order and
+/// `is_registered` says whether a string is a registered name or alias.
+///
+/// A tool gets its preferred [`wire_name`] only when that is no registered
+/// name or alias, no other tool's preferred wire name, no reserved name and
+/// not handle-like; otherwise the first hash-tagged form that is none of
+/// those and not yet given out. The result depends only on the registry, so a
+/// wire name stands for one tool in every export of one registry version.
+pub fn wire_names<'a>(
+    names: impl Iterator<Item = &'a str>,
+    is_registered: &dyn Fn(&str) -> bool,
+) -> BTreeMap<&'a str, String> {
+    let unsafe_names: Vec<&str> = names.filter(|n| !is_provider_safe(n)).collect();
+    let mut preferred: BTreeMap<String, usize> = BTreeMap::new();
+    for &n in &unsafe_names {
+        *preferred.entry(wire_name(n)).or_default() += 1;
+    }
+    let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut out = BTreeMap::new();
+    for canonical in unsafe_names {
+        let base = wire_name(canonical);
+        let clear = |w: &str| !is_registered(w) && !is_reserved_wire(w);
+        let wire = if preferred.get(&base) == Some(&1) && clear(&base) && !used.contains(&base) {
+            base
+        } else {
+            // A handle-like base stays handle-like when tagged: step off the prefix.
+            let stem = match base.strip_prefix(crate::validate::HANDLE_PREFIX) {
+                Some(rest) => format!("tool_h_{rest}"),
+                None => base.clone(),
+            };
+            let mut round = 0;
+            loop {
+                let w = tagged(&stem, canonical, round);
+                if clear(&w) && !preferred.contains_key(&w) && !used.contains(&w) {
+                    break w;
+                }
+                round += 1;
+            }
+        };
+        used.insert(wire.clone());
+        out.insert(canonical, wire);
+    }
+    out
+}
+
+/// Export model tools in a format. `registry` decides wire names
+/// ([`wire_names`]); MCP allows any name, so canonical names go out unchanged.
+pub fn export(tools: &[ModelTool], format: Format, registry: &Registry) -> Export {
+    let assigned = if format != Format::Mcp && tools.iter().any(|t| !is_provider_safe(&t.name)) {
+        wire_names(
+            registry.entries().map(|e| e.descriptor.name.as_str()),
+            &|w| registry.get(w).is_some(),
+        )
+    } else {
+        BTreeMap::new()
+    };
+    let wires: Vec<String> = tools
         .iter()
         .map(|t| {
-            let mut wire = wire_name(&t.name);
-            if names.get(&wire).is_some_and(|c: &String| c != &t.name) {
-                let tag = hex(&sha256(t.name.as_bytes())[..4]);
-                wire.truncate(55);
-                wire = format!("{wire}_{tag}");
-            }
-            names.insert(wire.clone(), t.name.clone());
-            match format {
-                Format::Anthropic => json!({"name": wire, "description": t.description, "input_schema": t.input_schema}),
-                Format::OpenaiChat => json!({"type": "function", "function": {"name": wire, "description": t.description, "parameters": t.input_schema}}),
-                Format::OpenaiResponses => json!({"type": "function", "name": wire, "description": t.description, "parameters": t.input_schema}),
-                Format::Mcp => json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema}),
+            if format == Format::Mcp || is_provider_safe(&t.name) {
+                t.name.clone()
+            } else {
+                // Every non-safe exported name is a registry tool's (the runtime's own are safe).
+                assigned
+                    .get(t.name.as_str())
+                    .cloned()
+                    .unwrap_or_else(|| wire_name(&t.name))
             }
         })
         .collect();
-    if format == Format::Mcp {
-        // MCP allows any tool name: canonical names go out unchanged.
-        names = tools
-            .iter()
-            .map(|t| (t.name.clone(), t.name.clone()))
-            .collect();
-    }
+    let mut map = BTreeMap::new();
+    let out: Vec<Value> = tools
+        .iter()
+        .zip(wires)
+        .map(|(t, wire)| {
+            let v = match format {
+                Format::Anthropic => json!({"name": wire, "description": t.description, "input_schema": t.input_schema}),
+                Format::OpenaiChat => json!({"type": "function", "function": {"name": wire, "description": t.description, "parameters": t.input_schema}}),
+                Format::OpenaiResponses => json!({"type": "function", "name": wire, "description": t.description, "parameters": t.input_schema}),
+                Format::Mcp => json!({"name": wire, "description": t.description, "inputSchema": t.input_schema}),
+            };
+            map.insert(wire, t.name.clone());
+            v
+        })
+        .collect();
     let bytes = Value::Array(out.clone()).to_string().len() as u64;
     Export {
         format,
         tools: out,
         bytes,
-        names,
+        names: map,
+    }
+}
+
+impl Export {
+    /// The canonical name behind a wire name the model called, or
+    /// `tool.unknown` when this export has no such tool (never guessed).
+    pub fn canonical(&self, wire: &str) -> Result<&str> {
+        self.names.get(wire).map(String::as_str).ok_or_else(|| {
+            Error::new(
+                ErrorCode::ToolUnknown,
+                format!("`{wire}` is not a tool in this session's current tool list"),
+            )
+            .with_tool(wire)
+            .with_next_action(
+                "call tool_search or tool_inspect to load the tool, then call it by the name the tool list shows",
+            )
+        })
     }
 }
 
@@ -221,6 +322,24 @@ mod tests {
         let w = wire_name(&long);
         assert!(w.len() <= 64 && w.chars().all(is_wire_char));
         assert_eq!(w, wire_name(&long));
+    }
+
+    #[test]
+    fn wire_names_never_take_a_registered_reserved_or_shared_name() {
+        let mut names = vec!["a.b", "a:b", "gh.create_issue", "gh_create_issue"];
+        names.extend(["tool.search", "toolh.x", "solo/x", "run.tool.script"]);
+        names.sort();
+        let registered = |w: &str| names.contains(&w);
+        let m = wire_names(names.iter().copied(), &registered);
+        assert_eq!(m.len(), 7, "every unsafe name gets one");
+        assert_eq!(m["solo/x"], "solo__x");
+        let taken = ["a_b", "tool_search", "gh_create_issue", "run_tool_script"];
+        for w in m.values() {
+            assert!(is_provider_safe(w) && !registered(w) && !taken.contains(&w.as_str()));
+            assert!(!w.starts_with("toolh_"), "{w}");
+        }
+        let distinct: std::collections::BTreeSet<&String> = m.values().collect();
+        assert_eq!(distinct.len(), m.len(), "one-to-one");
     }
 
     #[test]
