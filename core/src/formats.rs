@@ -85,11 +85,14 @@ pub fn wire_name(canonical: &str) -> String {
     if is_provider_safe(canonical) {
         return canonical.to_string();
     }
-    let s: String = canonical
-        .replace('/', "__")
-        .chars()
-        .map(|c| if is_wire_char(c) { c } else { '_' })
-        .collect();
+    let mut s = String::with_capacity(canonical.len() + 8);
+    for c in canonical.chars() {
+        match c {
+            '/' => s.push_str("__"),
+            c if is_wire_char(c) => s.push(c),
+            _ => s.push('_'),
+        }
+    }
     if s.len() > 64 || s.is_empty() {
         return tagged(&s, canonical, 0);
     }
@@ -113,64 +116,60 @@ fn is_reserved_wire(wire: &str) -> bool {
     crate::names::meaning(wire).is_some() || wire.starts_with(crate::validate::HANDLE_PREFIX)
 }
 
-/// The wire names of every registered tool whose canonical name is not
-/// provider-safe (the rule; a safe canonical name is always its own wire
-/// name). `names` are all registered canonical names in sorted order and
-/// `is_registered` says whether a string is a registered name or alias.
+/// The wire names that differ from [`wire_name`]: for every registered tool
+/// whose canonical name is not provider-safe (the rule; a safe canonical
+/// name is always its own wire name). `names` are all registered canonical
+/// names in sorted order and `is_registered` says whether a string is a
+/// registered name or alias.
 ///
 /// A tool gets its preferred [`wire_name`] only when that is no registered
 /// name or alias, no other tool's preferred wire name, no reserved name and
-/// not handle-like; otherwise the first hash-tagged form that is none of
-/// those and not yet given out. The result depends only on the registry, so a
-/// wire name stands for one tool in every export of one registry version.
+/// not handle-like; otherwise (the tools listed here) the first hash-tagged
+/// form that is none of those and not yet given out. The result depends only
+/// on the registry, so a wire name stands for one tool in every export of one
+/// registry version.
 pub fn wire_names<'a>(
     names: impl Iterator<Item = &'a str>,
     is_registered: &dyn Fn(&str) -> bool,
-) -> BTreeMap<&'a str, String> {
-    let unsafe_names: Vec<&str> = names.filter(|n| !is_provider_safe(n)).collect();
-    let mut preferred: BTreeMap<String, usize> = BTreeMap::new();
-    for &n in &unsafe_names {
-        *preferred.entry(wire_name(n)).or_default() += 1;
+) -> BTreeMap<String, String> {
+    let bases: Vec<(&str, String)> = names
+        .filter(|n| !is_provider_safe(n))
+        .map(|n| (n, wire_name(n)))
+        .collect();
+    let mut preferred: BTreeMap<&str, u32> = BTreeMap::new();
+    for (_, base) in &bases {
+        *preferred.entry(base.as_str()).or_default() += 1;
     }
+    let clear = |w: &str| !is_registered(w) && !is_reserved_wire(w);
     let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-    let mut out = BTreeMap::new();
-    for canonical in unsafe_names {
-        let base = wire_name(canonical);
-        let clear = |w: &str| !is_registered(w) && !is_reserved_wire(w);
-        let wire = if preferred.get(&base) == Some(&1) && clear(&base) && !used.contains(&base) {
-            base
-        } else {
-            // A handle-like base stays handle-like when tagged: step off the prefix.
-            let stem = match base.strip_prefix(crate::validate::HANDLE_PREFIX) {
-                Some(rest) => format!("tool_h_{rest}"),
-                None => base.clone(),
-            };
-            let mut round = 0;
-            loop {
-                let w = tagged(&stem, canonical, round);
-                if clear(&w) && !preferred.contains_key(&w) && !used.contains(&w) {
-                    break w;
-                }
-                round += 1;
+    let mut tagged_names = BTreeMap::new();
+    for (canonical, base) in &bases {
+        if preferred.get(base.as_str()) == Some(&1) && clear(base) {
+            continue; // its preferred wire name (never in `used`: tags avoid every preferred name)
+        }
+        // A handle-like base stays handle-like when tagged: step off the prefix.
+        let stem = match base.strip_prefix(crate::validate::HANDLE_PREFIX) {
+            Some(rest) => format!("tool_h_{rest}"),
+            None => base.clone(),
+        };
+        let mut round = 0;
+        let wire = loop {
+            let w = tagged(&stem, canonical, round);
+            if clear(&w) && !preferred.contains_key(w.as_str()) && !used.contains(&w) {
+                break w;
             }
+            round += 1;
         };
         used.insert(wire.clone());
-        out.insert(canonical, wire);
+        tagged_names.insert(canonical.to_string(), wire);
     }
-    out
+    tagged_names
 }
 
 /// Export model tools in a format. `registry` decides wire names
-/// ([`wire_names`]); MCP allows any name, so canonical names go out unchanged.
+/// ([`wire_names`], cached per registry version); MCP allows any name, so
+/// canonical names go out unchanged.
 pub fn export(tools: &[ModelTool], format: Format, registry: &Registry) -> Export {
-    let assigned = if format != Format::Mcp && tools.iter().any(|t| !is_provider_safe(&t.name)) {
-        wire_names(
-            registry.entries().map(|e| e.descriptor.name.as_str()),
-            &|w| registry.get(w).is_some(),
-        )
-    } else {
-        BTreeMap::new()
-    };
     let wires: Vec<String> = tools
         .iter()
         .map(|t| {
@@ -178,7 +177,8 @@ pub fn export(tools: &[ModelTool], format: Format, registry: &Registry) -> Expor
                 t.name.clone()
             } else {
                 // Every non-safe exported name is a registry tool's (the runtime's own are safe).
-                assigned
+                registry
+                    .wire_names()
                     .get(t.name.as_str())
                     .cloned()
                     .unwrap_or_else(|| wire_name(&t.name))
@@ -330,16 +330,23 @@ mod tests {
         names.extend(["tool.search", "toolh.x", "solo/x", "run.tool.script"]);
         names.sort();
         let registered = |w: &str| names.contains(&w);
-        let m = wire_names(names.iter().copied(), &registered);
-        assert_eq!(m.len(), 7, "every unsafe name gets one");
-        assert_eq!(m["solo/x"], "solo__x");
+        let tagged = wire_names(names.iter().copied(), &registered);
+        let wire = |n: &str| tagged.get(n).cloned().unwrap_or_else(|| wire_name(n));
+        let unsafe_names: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| !is_provider_safe(n))
+            .collect();
+        assert_eq!(wire("solo/x"), "solo__x");
+        assert!(!tagged.contains_key("solo/x"), "only exceptions are listed");
         let taken = ["a_b", "tool_search", "gh_create_issue", "run_tool_script"];
-        for w in m.values() {
+        let wires: std::collections::BTreeSet<String> =
+            unsafe_names.iter().map(|n| wire(n)).collect();
+        assert_eq!(wires.len(), unsafe_names.len(), "one-to-one");
+        for w in &wires {
             assert!(is_provider_safe(w) && !registered(w) && !taken.contains(&w.as_str()));
             assert!(!w.starts_with("toolh_"), "{w}");
         }
-        let distinct: std::collections::BTreeSet<&String> = m.values().collect();
-        assert_eq!(distinct.len(), m.len(), "one-to-one");
     }
 
     #[test]

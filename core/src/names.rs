@@ -42,6 +42,9 @@ pub enum Meaning {
 
 /// What `name` means to a model, if it is a reserved name (case, `-`/`_` folded).
 pub fn meaning(name: &str) -> Option<Meaning> {
+    if !(TOOL_LIST.len()..=RUN_TOOL_SCRIPT.len()).contains(&name.len()) {
+        return None; // no reserved name is shorter or longer (fast path)
+    }
     let folded: String = name
         .chars()
         .map(|c| {

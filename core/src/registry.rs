@@ -91,6 +91,7 @@ pub struct Registry {
     version: String,
     generation: u64,
     metas: MetaCache,
+    wire_names: std::cell::OnceCell<BTreeMap<String, String>>,
 }
 
 impl Registry {
@@ -145,6 +146,16 @@ impl Registry {
             .with_tool(name_or_alias)
             .with_suggestions(self.suggest(name_or_alias, 3))
             .with_next_action("call tool_search to find the right tool")
+        })
+    }
+
+    /// The tools whose wire name is not their preferred one, computed once
+    /// per registry version (the rule: [`crate::formats::wire_names`]).
+    pub fn wire_names(&self) -> &BTreeMap<String, String> {
+        self.wire_names.get_or_init(|| {
+            crate::formats::wire_names(self.tools.keys().map(String::as_str), &|w| {
+                self.get(w).is_some()
+            })
         })
     }
 
@@ -317,6 +328,7 @@ impl Registry {
             version: String::new(),
             generation: self.generation,
             metas: self.metas.clone(),
+            wire_names: std::cell::OnceCell::new(),
         };
         let new_version = next.compute_version();
         if new_version == self.version {
