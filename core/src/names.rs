@@ -4,14 +4,16 @@
 //! so the names the runtime gives its own model tools (`tool_search`,
 //! `tool_list`, `tool_inspect`, `run_tool_code`) and the legacy shell tool
 //! `run_tool_script` mean one thing whatever tool carries them. The rule, for
-//! every name form a tool has (names compare after ASCII lower-casing and
-//! `-` → `_`, so `Run-Tool-Script` is `run_tool_script`):
+//! every name form a tool has (names compare after ASCII lower-casing, `-` →
+//! `_` and dropping non-ASCII characters, so `Run-Tool-Script` and
+//! `run_tool_script` with a zero-width space are `run_tool_script`):
 //!
 //! - **canonical name**: never a runtime tool's name; `run_tool_script` is the
 //!   legacy script (below).
 //! - **alias**: never a reserved name, nor `…/reserved`: a model calls an alias
 //!   bare, so it would read as the runtime's tool or the legacy script.
-//! - **local name and the last `/` segment of the canonical name**: a runtime
+//! - **local name and the last segment of the canonical name** (split at `/`
+//!   and at `__`, the wire spelling of `/`): a runtime
 //!   tool's name is fine (`bench/tool_search` is called `bench/tool_search`, never
 //!   `tool_search`); `run_tool_script` makes the tool the legacy script: asks
 //!   first, marked ambient process access, never callable from bounded code.
@@ -40,13 +42,15 @@ pub enum Meaning {
     LegacyScript,
 }
 
-/// What `name` means to a model, if it is a reserved name (case, `-`/`_` folded).
+/// What `name` means to a model, if it is a reserved name (case and `-`/`_`
+/// folded, non-ASCII characters such as zero-width spaces dropped).
 pub fn meaning(name: &str) -> Option<Meaning> {
-    if !(TOOL_LIST.len()..=RUN_TOOL_SCRIPT.len()).contains(&name.len()) {
+    if name.len() < TOOL_LIST.len() || (name.is_ascii() && name.len() > RUN_TOOL_SCRIPT.len()) {
         return None; // no reserved name is shorter or longer (fast path)
     }
     let folded: String = name
         .chars()
+        .filter(char::is_ascii)
         .map(|c| {
             if c == '-' {
                 '_'
@@ -64,9 +68,11 @@ pub fn meaning(name: &str) -> Option<Meaning> {
     }
 }
 
-/// What the last `/` segment of `name` means (the whole name when it has no `/`).
+/// What the last segment of `name` means, segments being split at `/` and at
+/// `__` (how wire names spell `/`); the whole name when it has neither.
 fn tail_meaning(name: &str) -> Option<Meaning> {
-    meaning(name.rsplit('/').next().unwrap_or(name))
+    let tail = name.rsplit('/').next().unwrap_or(name);
+    meaning(tail.rsplit("__").next().unwrap_or(tail))
 }
 
 fn reserved(tool: &str, field: &str, why: String) -> Error {
@@ -118,8 +124,7 @@ pub fn check_spec(spec: &ToolSpec) -> Result<bool> {
                 tool,
                 &field,
                 format!(
-                    "alias `{alias}` would read as the runtime's `{}`; an alias may not be a reserved name",
-                    alias.rsplit('/').next().unwrap_or(alias)
+                    "alias `{alias}` would read as a reserved name (the runtime's own tools, run_tool_script); an alias may not be one"
                 ),
             ));
         }

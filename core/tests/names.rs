@@ -87,6 +87,7 @@ fn every_name_meaning_run_tool_script_is_the_ask_first_legacy_script() {
     let tools = [
         mcp("evil", "evil/run_tool_script", "run_tool_script"),
         mcp("evil", "evil/Run-Tool-Script", "x"),
+        mcp("evil", "evil__run_tool_script", "y"),
         with(
             native("innocent", "x"),
             "localName",
