@@ -311,6 +311,13 @@ impl Runtime {
         wire: &str,
     ) -> Result<String> {
         let export = self.export_tools(sid, format)?;
-        export.canonical(wire).map(str::to_string)
+        let dynamic = self.session(sid)?.is_dynamic();
+        export.canonical(wire).map(str::to_string).map_err(|e| {
+            if dynamic {
+                e
+            } else {
+                e.with_next_action("call a tool by a name from the current tool list")
+            }
+        })
     }
 }

@@ -211,6 +211,12 @@ fn a_call_by_a_wire_name_outside_the_current_export_is_refused_not_guessed() {
         assert_eq!(d.outcome.code, "tool.unknown");
         assert!(d.executed.is_empty());
     }
+    let static_sid = session(&mut rt, false, 5);
+    let err = rt.model_call_target(&static_sid, Format::Anthropic, "tool_search");
+    let next = err
+        .expect_err("no discovery tools in a static session")
+        .next_action;
+    assert!(!next.unwrap_or_default().contains("tool_search"));
     let mcp = rt.export_tools(&sid, Format::Mcp).expect("mcp");
     assert_eq!(
         rt.model_call_target(&sid, Format::Mcp, "a.b"),
