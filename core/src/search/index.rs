@@ -1,8 +1,10 @@
 //! The inverted index, the scorer and `why` explanations.
 
-use super::text::{
-    exact_key, family_of, is_stopword, stem, terms, words, STEP_JOINERS, VERB_FAMILIES,
-};
+use super::entities::{Kind, Kinds, KINDS};
+use super::fit::param_kinds;
+use super::fuse::{fuse, Cand};
+use super::query::{read, Request};
+use super::text::{exact_key, family_of, stem, terms, VERB_FAMILIES};
 use crate::descriptor::ToolDescriptor;
 use serde::Serialize;
 use serde_json::Value;
@@ -28,7 +30,19 @@ const FIRST_VERB: f32 = 1.6;
 /// Multiplier for tools that match none of the first action verb's family.
 const NO_VERB: f32 = 0.6;
 const LATER_VERB: f32 = 0.45;
-const MAX_QUERY_WORDS: usize = 64;
+/// Weight of a tool word the concept lexicon adds for an everyday phrase.
+const LEXICON: f32 = 0.6;
+/// Largest IDF a lexicon word counts with (a rare tool word must not outweigh
+/// the words the user typed).
+const LEXICON_IDF_CAP: f32 = 4.0;
+/// Score a tool gains per kind of entity in the request its parameters take.
+const FIT: f32 = 2.0;
+/// Multiplier for tools whose name or title carries a word the request excludes.
+const NEGATED: f32 = 0.4;
+/// Least coverage of the request by the best hit below which nothing fits
+/// (together with: no request word in the best hit's name or title).
+/// Calibrated on the dev half of benchmarks/quality for precision first.
+const NOTHING_FITS: f32 = 0.1;
 /// Skills and slash commands cannot be called as tools: when words match a
 /// callable tool about as well, the callable one ranks first (exact names
 /// still win outright).
@@ -46,6 +60,24 @@ pub struct SearchHit {
     pub score: f32,
     /// Which fields matched, in short phrases.
     pub why: Vec<String>,
+}
+
+/// A ranking of one request (possibly several phrasings fused).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ranking {
+    /// Hits, best first.
+    pub hits: Vec<SearchHit>,
+    /// True when no tool clears the bar of a real match (see [`SearchIndex::search_all`]).
+    pub nothing_fits: bool,
+}
+
+/// One phrasing, scored.
+struct Scored<'a> {
+    cands: Vec<(f32, u32)>,
+    qterms: Vec<QTerm>,
+    exact: Option<&'a Vec<(u32, f32, &'static str)>>,
+    kinds: Kinds,
+    req: Request,
 }
 
 /// One weighted query term.
@@ -79,6 +111,10 @@ pub struct SearchIndex {
     doc_weight: Vec<f32>,
     /// Per verb family: (member word, its term id) for members in the vocabulary.
     families: Vec<Vec<(&'static str, u32)>>,
+    /// Per document: the entity kinds its parameters take (see `fit`).
+    kinds: Vec<Kinds>,
+    /// Per entity kind: the documents whose parameters take it.
+    kind_docs: Vec<Vec<u32>>,
 }
 
 fn schema_text(schema: &Value, depth: usize, budget: &mut usize, out: &mut String) {
@@ -144,6 +180,15 @@ impl SearchIndex {
                 } else {
                     1.0
                 }
+            })
+            .collect();
+        // Argument-fit hook: per-tool parameter kinds, computed per tool.
+        idx.kinds = tools.iter().map(|t| param_kinds(t)).collect();
+        idx.kind_docs = (0..KINDS.len())
+            .map(|k| {
+                (0..tools.len() as u32)
+                    .filter(|d| idx.kinds[*d as usize] & (1 << k) != 0)
+                    .collect()
             })
             .collect();
         let mut per_doc: Vec<Vec<(u32, [u16; FIELDS])>> = Vec::with_capacity(tools.len());
@@ -243,35 +288,35 @@ impl SearchIndex {
             .unwrap_or_default()
     }
 
-    /// Weighted query terms: (term id, weight, literal word it came from).
-    fn query_terms(&self, query: &str) -> (Vec<QTerm>, Vec<u32>) {
+    /// Weighted query terms of a read request, and the first action verb's terms.
+    fn query_terms(&self, req: &Request) -> (Vec<QTerm>, Vec<u32>) {
         let mut out: Vec<QTerm> = Vec::new();
         let mut first_family: Option<usize> = None;
-        let ws: Vec<String> = words(query).into_iter().take(MAX_QUERY_WORDS).collect();
-        let last = ws.len().saturating_sub(1);
-        for (i, w) in ws.iter().enumerate() {
-            if is_stopword(w) || STEP_JOINERS.contains(&w.as_str()) {
-                continue;
-            }
-            let family = family_of(w);
-            let weight = match (family, first_family) {
-                (Some(f), None) => {
-                    first_family = Some(f);
-                    1.0
-                }
-                (Some(f), Some(first)) if f != first => LATER_VERB,
-                _ => 1.0,
-            };
-            let s = stem(w);
-            match self.ids.get(&s) {
+        let last = req.words.len().saturating_sub(1);
+        for (i, qw) in req.words.iter().enumerate() {
+            let w = &qw.word;
+            let family = if qw.verb { family_of(w) } else { None };
+            let weight = qw.weight
+                * match (family, first_family) {
+                    // Only the first step's verb picks the first step's tool.
+                    (Some(f), None) if !qw.later => {
+                        first_family = Some(f);
+                        1.0
+                    }
+                    (Some(f), Some(first)) if f != first => LATER_VERB,
+                    _ => 1.0,
+                };
+            let s = &qw.stem;
+            let concept = qw.concept;
+            match self.ids.get(s) {
                 Some(id) => out.push(QTerm {
                     id: *id,
                     weight,
                     word: w.clone(),
                     idf_cap: f32::MAX,
-                    concept: i,
+                    concept,
                 }),
-                None if i == last && w.chars().count() >= 3 => {
+                None if i == last && qw.verb && w.chars().count() >= 3 => {
                     let start = self
                         .sorted
                         .partition_point(|(t, _)| t.as_str() < w.as_str());
@@ -285,7 +330,7 @@ impl SearchIndex {
                             weight: weight * 0.5,
                             word: t.clone(),
                             idf_cap: f32::MAX,
-                            concept: i,
+                            concept,
                         });
                     }
                 }
@@ -296,20 +341,34 @@ impl SearchIndex {
                 // rare synonyms must not outscore the word the user typed.
                 let cap = self
                     .ids
-                    .get(&s)
+                    .get(s)
                     .map_or(f32::MAX, |id| self.idf[*id as usize]);
                 for syn in VERB_FAMILIES[f].iter().filter(|m| **m != w.as_str()) {
                     if let Some(id) = self.ids.get(&stem(syn)) {
-                        if stem(syn) != s {
+                        if stem(syn) != *s {
                             out.push(QTerm {
                                 id: *id,
                                 weight: weight * SYNONYM,
                                 word: format!("{syn} (≈ {w})"),
                                 idf_cap: cap,
-                                concept: i,
+                                concept,
                             });
                         }
                     }
+                }
+            }
+        }
+        // Lexicon hook: everyday phrasings add the words tools use.
+        for e in &req.expansions {
+            for (word, s) in &e.adds {
+                if let Some(id) = self.ids.get(s) {
+                    out.push(QTerm {
+                        id: *id,
+                        weight: LEXICON,
+                        word: format!("{word} (lexicon: {})", e.phrase),
+                        idf_cap: LEXICON_IDF_CAP,
+                        concept: e.concept,
+                    });
                 }
             }
         }
@@ -335,10 +394,65 @@ impl SearchIndex {
         limit: usize,
         accept: &dyn Fn(usize) -> bool,
     ) -> Vec<SearchHit> {
-        if self.n == 0 || limit == 0 {
-            return Vec::new();
+        self.search_all(&[query], limit, accept).hits
+    }
+
+    /// Rank several phrasings of one request fused into one ranking (see
+    /// [`super::fuse`]), and say whether nothing fits.
+    pub fn search_all(
+        &self,
+        queries: &[&str],
+        limit: usize,
+        accept: &dyn Fn(usize) -> bool,
+    ) -> Ranking {
+        if self.n == 0 || limit == 0 || queries.is_empty() {
+            return Ranking::default();
         }
-        let (qterms, first_verb) = self.query_terms(query);
+        let scored: Vec<Scored> = queries.iter().map(|q| self.score(q)).collect();
+        let lists: Vec<Vec<(f32, u32)>> = scored.iter().map(|s| s.cands.clone()).collect();
+        let mut cands = fuse(&lists);
+        let order = |a: &Cand, b: &Cand| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        let mut hits = Vec::with_capacity(limit);
+        let mut window = (limit * 8).max(16);
+        let mut from = 0;
+        while hits.len() < limit && from < cands.len() {
+            let rest = &mut cands[from..];
+            if rest.len() > window {
+                rest.select_nth_unstable_by(window, order);
+            }
+            let take = rest.len().min(window);
+            rest[..take].sort_by(order);
+            for &(score, doc, q) in &rest[..take] {
+                if accept(doc as usize) {
+                    let s = &scored[q as usize];
+                    let mut why = self.why(doc, &s.qterms, s.exact);
+                    if let Some(k) = self.fit_why(doc, s.kinds) {
+                        why.push(k);
+                    }
+                    if queries.len() > 1 {
+                        why.push(format!("phrasing {}", q + 1));
+                    }
+                    hits.push(SearchHit {
+                        doc: doc as usize,
+                        score,
+                        why,
+                    });
+                    if hits.len() == limit {
+                        break;
+                    }
+                }
+            }
+            from += take;
+            window *= 4;
+        }
+        let nothing_fits = self.nothing_fits(&scored, &hits);
+        Ranking { hits, nothing_fits }
+    }
+
+    /// Score every matching document for one phrasing.
+    fn score(&self, query: &str) -> Scored<'_> {
+        let req = read(query);
+        let (qterms, first_verb) = self.query_terms(&req);
         let mut scores = vec![0f32; self.n];
         let mut touched: Vec<u32> = Vec::new();
         // Each query word is one concept: its literal term, prefix expansions and
@@ -373,6 +487,28 @@ impl SearchIndex {
                     + STACK * std::mem::take(&mut extra[d as usize]);
             }
         }
+        // Argument-fit hook: tools whose parameters take the request's entities.
+        let kinds = req.entities.kinds;
+        if kinds != 0 {
+            for (k, docs) in self.kind_docs.iter().enumerate() {
+                if kinds & (1 << k) == 0 {
+                    continue;
+                }
+                // Numbers and identifiers fit many parameters: weak evidence.
+                let bonus = if k == Kind::Number as usize || k == Kind::Code as usize {
+                    FIT * 0.5
+                } else {
+                    FIT
+                };
+                for d in docs {
+                    let s = &mut scores[*d as usize];
+                    if *s == 0.0 {
+                        touched.push(*d);
+                    }
+                    *s += bonus;
+                }
+            }
+        }
         // Multi-step requests: the tool for the first step names its verb in
         // its name or title; tools that do not relate to the first verb at all
         // are unlikely to be the first step.
@@ -394,6 +530,16 @@ impl SearchIndex {
                 };
             }
         }
+        // Negation hook: tools named by an excluded word rank lower.
+        for s in &req.negated {
+            if let Some(id) = self.ids.get(s) {
+                for p in &self.postings[*id as usize] {
+                    if p.fields & 0b11 != 0 {
+                        scores[p.doc as usize] *= NEGATED;
+                    }
+                }
+            }
+        }
         let exact = self.exact.get(&exact_key(query));
         if let Some(docs) = exact {
             for (doc, boost, _) in docs {
@@ -404,7 +550,7 @@ impl SearchIndex {
                 *s += boost;
             }
         }
-        let mut cands: Vec<(f32, u32)> = touched
+        let cands: Vec<(f32, u32)> = touched
             .iter()
             .map(|d| {
                 (
@@ -414,33 +560,27 @@ impl SearchIndex {
             })
             .filter(|(s, _)| *s > 0.0)
             .collect();
-        let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        let mut hits = Vec::with_capacity(limit);
-        let mut window = (limit * 8).max(16);
-        let mut from = 0;
-        while hits.len() < limit && from < cands.len() {
-            let rest = &mut cands[from..];
-            if rest.len() > window {
-                rest.select_nth_unstable_by(window, order);
-            }
-            let take = rest.len().min(window);
-            rest[..take].sort_by(order);
-            for &(score, doc) in &rest[..take] {
-                if accept(doc as usize) {
-                    hits.push(SearchHit {
-                        doc: doc as usize,
-                        score,
-                        why: self.why(doc, &qterms, exact),
-                    });
-                    if hits.len() == limit {
-                        break;
-                    }
-                }
-            }
-            from += take;
-            window *= 4;
+        Scored {
+            cands,
+            qterms,
+            exact,
+            kinds,
+            req,
         }
-        hits
+    }
+
+    /// `why` entry for argument fit ("takes a URL").
+    fn fit_why(&self, doc: u32, kinds: Kinds) -> Option<String> {
+        let fits = self.kinds.get(doc as usize).copied().unwrap_or(0) & kinds;
+        if fits == 0 {
+            return None;
+        }
+        let names: Vec<&str> = KINDS
+            .iter()
+            .filter(|(k, _)| fits & k.bit() != 0)
+            .map(|(_, w)| *w)
+            .collect();
+        Some(format!("takes {}", names.join(", ")))
     }
 
     fn why(
@@ -470,5 +610,70 @@ impl SearchIndex {
             }
         }
         out
+    }
+
+    /// Whether nothing fits: the best hit matches too little of the request.
+    ///
+    /// Coverage of the top hit = the IDF-weighted share of the request's
+    /// content words (or their lexicon phrases) that it matches; an entity it
+    /// takes counts as one more matched concept. Nothing fits when that share
+    /// is below [`NOTHING_FITS`] and no request word is in its name or title.
+    fn nothing_fits(&self, scored: &[Scored<'_>], hits: &[SearchHit]) -> bool {
+        let Some(top) = hits.first() else {
+            return true;
+        };
+        if top.score >= 500.0 {
+            return false; // an exact name
+        }
+        let doc = top.doc as u32;
+        let cover = |fields: u8| {
+            scored
+                .iter()
+                .map(|s| self.coverage(doc, s, fields))
+                .fold(0f32, f32::max)
+        };
+        cover(0xff) < NOTHING_FITS && cover(0b11) == 0.0
+    }
+
+    /// IDF-weighted share of a phrasing's content words that `doc` matches
+    /// in `fields` (a field mask), directly or through a lexicon phrase.
+    fn coverage(&self, doc: u32, s: &Scored<'_>, fields: u8) -> f32 {
+        let unknown = (1.0 + (self.n as f32 + 0.5) / 0.5).ln();
+        let mut want = 0f32;
+        let mut got = 0f32;
+        let matches = |concept: usize| {
+            s.qterms.iter().any(|t| {
+                t.concept == concept
+                    && self.postings[t.id as usize]
+                        .binary_search_by_key(&doc, |p| p.doc)
+                        .is_ok_and(|i| self.postings[t.id as usize][i].fields & fields != 0)
+            })
+        };
+        for (i, w) in s.req.words.iter().enumerate() {
+            if w.weight < 1.0 {
+                continue;
+            }
+            let idf = self
+                .ids
+                .get(&w.stem)
+                .map_or(unknown, |id| self.idf[*id as usize]);
+            want += idf;
+            let hit = matches(w.concept)
+                || s.req
+                    .expansions
+                    .iter()
+                    .any(|e| e.span.0 <= i && i < e.span.1 && matches(e.concept));
+            if hit {
+                got += idf;
+            }
+        }
+        if fields == 0xff && self.kinds.get(doc as usize).copied().unwrap_or(0) & s.kinds != 0 {
+            got += 2.0;
+            want += 2.0;
+        }
+        if want == 0.0 {
+            return 0.0;
+        }
+        got / want
     }
 }

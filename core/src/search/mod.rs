@@ -13,7 +13,12 @@
 //! similarity (see there for the text embedded and the fusion).
 
 pub mod embed;
+pub mod entities;
+pub mod fit;
+mod fuse;
 mod index;
+pub mod lexicon;
+pub mod query;
 pub mod text;
 
-pub use index::{SearchHit, SearchIndex};
+pub use index::{Ranking, SearchHit, SearchIndex};

@@ -1,0 +1,372 @@
+//! Reading a request before it is scored: entities (their words count
+//! little), conversational filler (ignored), negation and "instead of" (the
+//! words they exclude are dropped and penalise tools named by them), and the
+//! concept lexicon's extra tool words.
+
+use super::entities::{detect, Entities};
+use super::lexicon::{is_skipped, lexicon};
+use super::text::{family_of, is_stopword, stem, words, STEP_JOINERS};
+
+/// Weight of the words of a later step ("…, then open an issue").
+pub const LATER_STEP: f32 = 0.5;
+/// Most content words read from one request.
+const MAX_WORDS: usize = 64;
+/// Most words one negation excludes.
+const NEGATION_SCOPE: usize = 2;
+
+/// One content word of a request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Word {
+    /// The word as typed (lower case).
+    pub word: String,
+    /// Its stem.
+    pub stem: String,
+    /// Weight (1.0 normally).
+    pub weight: f32,
+    /// Whether it may act as an action verb (not inside an entity or phrase).
+    pub verb: bool,
+    /// Position among content words (the word's concept).
+    pub concept: usize,
+    /// Part of a later step of a multi-step request.
+    pub later: bool,
+}
+
+/// Extra tool words a lexicon phrase adds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expansion {
+    /// The phrase as written in the lexicon.
+    pub phrase: String,
+    /// Tool words, as (word, stem).
+    pub adds: Vec<(String, String)>,
+    /// Concept they count under (the phrase's own, or its single word's).
+    pub concept: usize,
+    /// The content words (indices into [`Request::words`]) the phrase spans.
+    pub span: (usize, usize),
+}
+
+/// A request, read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Request {
+    /// Content words in order.
+    pub words: Vec<Word>,
+    /// Lexicon expansions.
+    pub expansions: Vec<Expansion>,
+    /// Stems of words a negation excluded.
+    pub negated: Vec<String>,
+    /// Entities found.
+    pub entities: Entities,
+}
+
+/// A raw word with where it stands.
+struct Raw {
+    word: String,
+    /// Weight when inside an entity.
+    entity: Option<f32>,
+    /// A clause ends after this word (punctuation).
+    boundary: bool,
+}
+
+fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for piece in query.split_inclusive(char::is_whitespace) {
+        let token = piece.trim_end();
+        let entity = entities
+            .weight_at(pos)
+            .or_else(|| entities.weight_at(pos + token.len().saturating_sub(1)));
+        let ws = words(token);
+        let n = ws.len();
+        let ends = token.ends_with([',', '.', ';', ':', '!', '?', ')']);
+        for (i, w) in ws.into_iter().enumerate() {
+            out.push(Raw {
+                word: w,
+                entity,
+                boundary: ends && i + 1 == n,
+            });
+        }
+        pos += piece.len();
+        if out.len() >= MAX_WORDS * 2 {
+            break;
+        }
+    }
+    out
+}
+
+/// Index of the first word after a negation cue starting at `i`, if any.
+fn negation_cue(ws: &[Raw], i: usize) -> Option<usize> {
+    let w = |k: usize| ws.get(k).map(|r| r.word.as_str()).unwrap_or("");
+    match w(i) {
+        "not" | "never" | "without" | "except" | "excluding" | "dont" | "avoid" | "exclude" => {
+            Some(i + 1)
+        }
+        "don" | "doesn" | "didn" | "won" | "shouldn" if w(i + 1) == "t" => Some(i + 2),
+        "instead" if w(i + 1) == "of" => Some(i + 2),
+        "rather" | "other" if w(i + 1) == "than" => Some(i + 2),
+        _ => None,
+    }
+}
+
+/// Action verbs beyond the verb families that start a new step after "and" or a comma.
+const STEP_VERBS: &[&str] = &[
+    "send",
+    "post",
+    "commit",
+    "merge",
+    "push",
+    "pull",
+    "summarize",
+    "summarise",
+    "tell",
+    "email",
+    "notify",
+    "schedule",
+    "review",
+    "approve",
+    "deploy",
+    "scale",
+    "tail",
+    "switch",
+    "pick",
+    "evaluate",
+    "validate",
+    "roll",
+    "restart",
+    "close",
+    "assign",
+    "comment",
+    "reply",
+    "share",
+    "upload",
+    "download",
+    "chart",
+    "plot",
+    "translate",
+    "compare",
+    "check",
+    "confirm",
+    "log",
+    "attach",
+    "bump",
+    "stage",
+    "tag",
+    "rename",
+    "move",
+    "copy",
+    "click",
+    "fill",
+    "type",
+    "screenshot",
+    "navigate",
+    "go",
+    "query",
+    "draft",
+    "book",
+    "invite",
+    "archive",
+    "mark",
+    "leave",
+    "put",
+    "give",
+    "take",
+    "make",
+    "generate",
+    "build",
+    "test",
+    "fix",
+    "describe",
+];
+
+/// True when word `k` opens a later step: after "then", or an action verb
+/// right after "and" or a comma.
+fn starts_step(raw: &[Raw], k: usize) -> bool {
+    let prev = raw[k - 1].word.as_str();
+    if prev == "then" || prev == "afterwards" {
+        return true;
+    }
+    let w = raw[k].word.as_str();
+    let verb = family_of(w).is_some() || STEP_VERBS.contains(&w);
+    verb && (prev == "and" || raw[k - 1].boundary)
+}
+
+/// Light verbs: they carry little of a request's meaning ("put a thumbs-up",
+/// "make the window smaller", "get me the headlines"), so they neither act as
+/// the first action verb nor expand to their verb family, and count half.
+pub const LIGHT_VERBS: &[&str] = &[
+    "put", "make", "get", "give", "take", "have", "do", "bring", "keep", "let", "go", "show",
+];
+/// Weight of a light verb's literal word.
+const LIGHT: f32 = 0.5;
+
+/// Contraction tails left by splitting "what's", "don't", "I'll".
+const CONTRACTIONS: &[&str] = &["s", "t", "d", "ll", "re", "ve", "m"];
+
+/// Read a request: content words, expansions, negated words, entities.
+pub fn read(query: &str) -> Request {
+    let entities = detect(query);
+    let raw = raw_words(query, &entities);
+    let lex = lexicon();
+    let stems: Vec<String> = raw.iter().map(|r| stem(&r.word)).collect();
+    // Phrases match over the words that are not skippable, entity words blanked.
+    let phrase_seq = |dropped: &[bool]| -> (Vec<String>, Vec<usize>) {
+        let mut seq = Vec::new();
+        let mut at = Vec::new();
+        for (k, r) in raw.iter().enumerate() {
+            if dropped[k] || is_skipped(&r.word) {
+                continue;
+            }
+            seq.push(if r.entity.is_some() {
+                String::new()
+            } else {
+                stems[k].clone()
+            });
+            at.push(k);
+        }
+        (seq, at)
+    };
+    // 1. Filler.
+    let mut dropped = vec![false; raw.len()];
+    let (seq, at) = phrase_seq(&dropped);
+    let mut i = 0;
+    while i < seq.len() {
+        match lex.match_at(&seq, i, true) {
+            Some(e) => {
+                let n = e.phrase.len();
+                for k in &at[i..i + n] {
+                    dropped[*k] = true;
+                }
+                i += n;
+            }
+            None => i += 1,
+        }
+    }
+    // 2. Negation: the next few content words up to a clause boundary.
+    let mut negated = Vec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        let Some(start) = negation_cue(&raw, i) else {
+            i += 1;
+            continue;
+        };
+        dropped[i..start.min(raw.len())].fill(true);
+        let mut j = start;
+        let mut taken = 0;
+        while j < raw.len() && taken < NEGATION_SCOPE {
+            let w = raw[j].word.as_str();
+            if STEP_JOINERS.contains(&w) || w == "but" || w == "use" {
+                break;
+            }
+            dropped[j] = true;
+            if !is_stopword(w) {
+                negated.push(stems[j].clone());
+                taken += 1;
+            }
+            if raw[j].boundary {
+                break;
+            }
+            j += 1;
+        }
+        i = j.max(i + 1);
+    }
+    // 3. Content words.
+    let mut out = Request {
+        entities,
+        negated,
+        ..Request::default()
+    };
+    let mut content_at = vec![usize::MAX; raw.len()];
+    let mut clause_weight = 1.0;
+    for (k, r) in raw.iter().enumerate() {
+        let w = r.word.as_str();
+        if k > 0 && starts_step(&raw, k) {
+            clause_weight = LATER_STEP;
+        }
+        if dropped[k] || is_stopword(w) || STEP_JOINERS.contains(&w) || CONTRACTIONS.contains(&w) {
+            continue;
+        }
+        if out.words.len() >= MAX_WORDS {
+            break;
+        }
+        let concept = out.words.len();
+        content_at[k] = concept;
+        let light = LIGHT_VERBS.contains(&w);
+        out.words.push(Word {
+            stem: stems[k].clone(),
+            word: r.word.clone(),
+            weight: r.entity.unwrap_or(1.0) * clause_weight * if light { LIGHT } else { 1.0 },
+            verb: r.entity.is_none() && !light,
+            concept,
+            later: clause_weight < 1.0,
+        });
+    }
+    // 4. Lexicon phrases.
+    let (seq, at) = phrase_seq(&dropped);
+    let mut i = 0;
+    let mut next_concept = out.words.len();
+    while i < seq.len() {
+        let Some(e) = lex.match_at(&seq, i, false) else {
+            i += 1;
+            continue;
+        };
+        let n = e.phrase.len();
+        let covered: Vec<usize> = at[i..i + n]
+            .iter()
+            .map(|k| content_at[*k])
+            .filter(|c| *c != usize::MAX)
+            .collect();
+        let (lo, hi) = (
+            covered.first().copied().unwrap_or(0),
+            covered.last().map_or(0, |c| c + 1),
+        );
+        let concept = if covered.len() == 1 && n == 1 {
+            lo
+        } else {
+            next_concept += 1;
+            // Words of a phrase read as the phrase, not as separate verbs.
+            for c in &covered {
+                out.words[*c].verb = false;
+            }
+            next_concept - 1
+        };
+        out.expansions.push(Expansion {
+            phrase: e.text.clone(),
+            adds: e.adds.clone(),
+            concept,
+            span: (lo, hi),
+        });
+        i += n;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content(q: &str) -> Vec<String> {
+        read(q).words.into_iter().map(|w| w.word).collect()
+    }
+
+    #[test]
+    fn filler_and_negation_leave_the_content_words() {
+        assert_eq!(
+            content("can you get the weather for me right now"),
+            ["get", "weather"]
+        );
+        assert_eq!(content("search the web, not the docs"), ["search", "web"]);
+        let r = read("use firefox instead of chrome");
+        assert_eq!(r.negated, [stem("chrome")]);
+        assert_eq!(content("don't delete it, archive it"), ["archive"]);
+    }
+
+    #[test]
+    fn phrases_add_tool_words() {
+        let r = read("give report.txt a new name");
+        assert!(r.expansions.iter().any(|e| e.phrase == "new name"));
+        assert!(r.words.iter().all(|w| w.word != "new" || !w.verb));
+        let r = read("put a thumbs-up on that message");
+        assert!(r
+            .expansions
+            .iter()
+            .any(|e| e.adds.iter().any(|(w, _)| w == "reaction")));
+    }
+}
