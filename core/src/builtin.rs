@@ -103,11 +103,12 @@ pub fn discovery_tools() -> Vec<ModelTool> {
     vec![
         ModelTool {
             name: TOOL_SEARCH.into(),
-            description: "Search the tool catalog. Returns up to 8 ranked tools (no schemas). Call tool_inspect on one to load its schema before calling it.".into(),
+            description: "Search the tool catalog. Returns up to 8 ranked tools (no schemas) with why each matched, or nothingFits and a hint. If a request can be worded several ways, pass up to 2 other phrasings in alternatives. Call tool_inspect on one to load its schema before calling it.".into(),
             input_schema: json!({
                 "type": "object",
                 "properties": {
                     "query": {"type": "string", "minLength": 1, "maxLength": 512, "description": "What you want to do, in plain words."},
+                    "alternatives": {"type": "array", "maxItems": 2, "items": {"type": "string", "minLength": 1, "maxLength": 512}},
                     "limit": {"type": "integer", "minimum": 1, "maximum": 8},
                     "source": {"type": "string", "enum": sources},
                     "provider": {"type": "string"},

@@ -20,6 +20,10 @@ use serde_json::Value;
 pub const MAX_SEARCH_RESULTS: usize = 8;
 /// Longest query, in characters.
 pub const MAX_QUERY_CHARS: usize = 512;
+/// Most alternative phrasings besides `query`.
+pub const MAX_ALTERNATIVES: usize = 2;
+/// Most results when nothing fits.
+pub const NOTHING_FITS_RESULTS: usize = 3;
 /// Default and largest `tool_list` page.
 pub const LIST_DEFAULT: usize = 50;
 /// Largest `tool_list` page.
@@ -31,6 +35,9 @@ pub const LIST_MAX: usize = 200;
 pub struct SearchInput {
     /// The query, 1–512 characters.
     pub query: String,
+    /// Up to two other phrasings of the same request, fused into one ranking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternatives: Option<Vec<String>>,
     /// 1–8, default 8.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
@@ -97,8 +104,15 @@ pub struct ToolSummary {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchOutput {
-    /// Ranked results, best first (at most 8).
+    /// Ranked results, best first (at most 8; at most 3 when nothing fits).
     pub results: Vec<ToolSummary>,
+    /// True when no tool clears the bar of a real match: the results are
+    /// weak guesses, and `hint` says where to look instead.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nothing_fits: bool,
+    /// Where to look when nothing fits (`tool_list` filters, providers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
     /// The session's effective registry version.
     pub registry_version: String,
 }
@@ -242,18 +256,73 @@ fn bounded(value: Option<i64>, default: usize, max: usize, field: &str) -> Resul
 /// A validated `tool_search` input and its result limit.
 pub(crate) fn search_input(input: &Value) -> Result<(SearchInput, usize)> {
     let input: SearchInput = parse_input("tool_search", input)?;
-    let chars = input.query.chars().count();
-    if chars == 0 || input.query.trim().is_empty() {
-        return Err(bad_input("`query` must not be empty", "query"));
-    }
-    if chars > MAX_QUERY_CHARS {
+    check_query(&input.query, "query")?;
+    let alternatives = input.alternatives.as_deref().unwrap_or_default();
+    if alternatives.len() > MAX_ALTERNATIVES {
         return Err(bad_input(
-            format!("`query` is {chars} characters; at most {MAX_QUERY_CHARS} are allowed"),
-            "query",
+            format!(
+                "`alternatives` has {} phrasings; at most {MAX_ALTERNATIVES} are allowed",
+                alternatives.len()
+            ),
+            "alternatives",
         ));
+    }
+    for a in alternatives {
+        check_query(a, "alternatives")?;
     }
     let limit = bounded(input.limit, MAX_SEARCH_RESULTS, MAX_SEARCH_RESULTS, "limit")?;
     Ok((input, limit))
+}
+
+impl SearchInput {
+    /// The query and its alternative phrasings, in order.
+    pub fn phrasings(&self) -> Vec<&str> {
+        let mut q = vec![self.query.as_str()];
+        q.extend(self.alternatives.iter().flatten().map(String::as_str));
+        q
+    }
+}
+
+fn check_query(query: &str, field: &str) -> Result<()> {
+    let chars = query.chars().count();
+    if chars == 0 || query.trim().is_empty() {
+        return Err(bad_input(format!("`{field}` must not be empty"), field));
+    }
+    if chars > MAX_QUERY_CHARS {
+        return Err(bad_input(
+            format!("`{field}` is {chars} characters; at most {MAX_QUERY_CHARS} are allowed"),
+            field,
+        ));
+    }
+    Ok(())
+}
+
+/// The hint when nothing fits: how to browse instead of guessing.
+fn nothing_fits_hint(
+    tools: &[std::sync::Arc<ToolDescriptor>],
+    weak: &[crate::search::SearchHit],
+) -> String {
+    let mut providers: Vec<&str> = Vec::new();
+    for h in weak {
+        if let Some(t) = tools.get(h.doc) {
+            if !providers.contains(&t.provider.id.as_str()) {
+                providers.push(&t.provider.id);
+            }
+        }
+    }
+    let mut hint = String::from(
+        "No tool clearly fits this request. Rephrase it in the words a tool would use \
+         (pass other phrasings in `alternatives`), or browse with tool_list \
+         (filter by `provider` or `source`)",
+    );
+    if !providers.is_empty() {
+        hint.push_str(&format!(
+            "; the closest weak matches came from: {}",
+            providers.join(", ")
+        ));
+    }
+    hint.push('.');
+    hint
 }
 
 impl Runtime {
@@ -282,9 +351,9 @@ impl Runtime {
         let hits = {
             let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
             let accept = self.search_filter(session, &catalog, &input);
-            catalog.index.search(&input.query, limit, &accept)
+            catalog.index.search_all(&input.phrasings(), limit, &accept)
         };
-        self.finish_search(sid, &catalog, hits, now_ms)
+        self.finish_search(sid, &catalog, hits.hits, hits.nothing_fits, now_ms)
     }
 
     /// Which catalog documents a search may return: the input's source,
@@ -323,9 +392,15 @@ impl Runtime {
         sid: &str,
         catalog: &Catalog,
         hits: Vec<SearchHit>,
+        nothing_fits: bool,
         now_ms: u64,
     ) -> Result<SearchOutput> {
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
+        let mut hits = hits;
+        let hint = nothing_fits.then(|| {
+            hits.truncate(NOTHING_FITS_RESULTS);
+            nothing_fits_hint(&catalog.tools, &hits)
+        });
         let results: Vec<ToolSummary> = hits
             .into_iter()
             .filter_map(|h| {
@@ -342,6 +417,8 @@ impl Runtime {
         self.record(rec, now_ms);
         Ok(SearchOutput {
             results,
+            nothing_fits: hint.is_some(),
+            hint,
             registry_version: version,
         })
     }

@@ -381,7 +381,9 @@ impl Runtime {
             self.refresh_docs(&catalog);
             self.refresh_matrix();
         }
-        let mut hits = {
+        // With the embedder's meaning ranking, "nothing fits" is the lexical
+        // bar's call only when the lexical ranking stands alone.
+        let (mut hits, nothing_fits) = {
             let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
             let accept = self.search_filter(session, &catalog, input);
             let query = self.embeddings.query(&text_key(&input.query));
@@ -389,11 +391,14 @@ impl Runtime {
                 (Some(q), Some(docs)) if self.embeddings.model().is_some() => {
                     let sims = similarities(&q, &docs.matrix, &docs.present);
                     let meaning = meaning_ranking(&sims, &accept);
-                    let lexical = catalog.index.search(&input.query, POOL, &accept);
+                    let lexical = catalog.index.search_all(&input.phrasings(), POOL, &accept);
                     let exact = catalog.index.exact_docs(&input.query);
-                    fuse(lexical, &meaning, &exact, limit)
+                    (fuse(lexical.hits, &meaning, &exact, limit), false)
                 }
-                _ => catalog.index.search(&input.query, limit, &accept),
+                _ => {
+                    let r = catalog.index.search_all(&input.phrasings(), limit, &accept);
+                    (r.hits, r.nothing_fits)
+                }
             }
         };
         if let Some(reason) = failure {
@@ -402,7 +407,7 @@ impl Runtime {
                 h.why.push(note.clone());
             }
         }
-        self.finish_search(sid, &catalog, hits, now_ms)
+        self.finish_search(sid, &catalog, hits, nothing_fits, now_ms)
             .map(SearchStep::Done)
     }
 }

@@ -213,6 +213,116 @@ fn ties_break_by_canonical_name() {
     );
 }
 
+#[test]
+fn signals_explain_themselves_in_why() {
+    let (mut rt, sid) = runtime(false);
+    let why = |rt: &mut Runtime, q: &str| -> Vec<Vec<String>> {
+        rt.tool_search(&sid, &json!({ "query": q }), 1)
+            .expect("search")
+            .results
+            .into_iter()
+            .map(|r| r.why)
+            .collect()
+    };
+    // Argument fit: a URL in the request, tools that take one.
+    let w = why(&mut rt, "open https://example.com/pricing");
+    assert!(
+        w.iter().any(|w| w.iter().any(|x| x == "takes a URL")),
+        "{w:?}"
+    );
+    // Lexicon: an everyday phrase adds the tools' own words.
+    let w = why(&mut rt, "put a thumbs-up on that message");
+    assert!(
+        w[0].iter().any(|x| x.contains("(lexicon: thumbs up)")),
+        "{w:?}"
+    );
+    // Every result says why it is there.
+    for q in [
+        "send this customer a bill for $40",
+        "go back to the page I was just on",
+    ] {
+        assert!(why(&mut rt, q).iter().all(|w| !w.is_empty()), "{q}");
+    }
+}
+
+#[test]
+fn negation_does_not_attract_the_excluded_tool() {
+    let (mut rt, sid) = runtime(false);
+    let plain = ranked(&mut rt, &sid, "delete the file");
+    assert!(plain[0].contains("delete"), "{plain:?}");
+    let negated = ranked(
+        &mut rt,
+        &sid,
+        "don't delete the file, move it to the archive folder",
+    );
+    assert!(!negated[0].contains("delete"), "{negated:?}");
+}
+
+#[test]
+fn alternative_phrasings_fuse_into_one_ranking() {
+    let (mut rt, sid) = runtime(false);
+    let one = rt
+        .tool_search(&sid, &json!({"query": "give report.txt a new name"}), 1)
+        .expect("one");
+    let fused = rt
+        .tool_search(
+            &sid,
+            &json!({"query": "give report.txt a new name", "alternatives": ["rename a file", "move file"]}),
+            1,
+        )
+        .expect("fused");
+    assert!(fused.results.len() <= 8 && !fused.results.is_empty());
+    assert!(
+        fused
+            .results
+            .iter()
+            .take(3)
+            .any(|r| r.name.ends_with("move_file")),
+        "{:?}",
+        fused.results.iter().map(|r| &r.name).collect::<Vec<_>>()
+    );
+    assert!(fused.results[0]
+        .why
+        .iter()
+        .any(|w| w.starts_with("phrasing ")));
+    assert!(one.results[0]
+        .why
+        .iter()
+        .all(|w| !w.starts_with("phrasing ")));
+    for bad in [
+        json!({"query": "x", "alternatives": ["a", "b", "c"]}),
+        json!({"query": "x", "alternatives": [""]}),
+        json!({"query": "x", "alternatives": ["y".repeat(513)]}),
+        json!({"query": "x", "alternatives": "y"}),
+    ] {
+        let err = rt.tool_search(&sid, &bad, 1).expect_err("refused");
+        assert_eq!(err.code, holaryn_core::ErrorCode::InputInvalid, "{bad}");
+    }
+}
+
+#[test]
+fn nothing_fits_is_flagged_with_a_hint_and_few_results() {
+    let (mut rt, sid) = runtime(false);
+    let out = rt
+        .tool_search(&sid, &json!({"query": "qwzx vbnm plokij"}), 1)
+        .expect("search");
+    let v = serde_json::to_value(&out).expect("json");
+    assert_eq!(v["nothingFits"], json!(true), "{v}");
+    assert!(
+        v["hint"].as_str().is_some_and(|h| h.contains("tool_list")),
+        "{v}"
+    );
+    assert!(out.results.len() <= 3);
+    let out = rt
+        .tool_search(&sid, &json!({"query": "create a github issue"}), 1)
+        .expect("search");
+    let v = serde_json::to_value(&out).expect("json");
+    assert!(
+        v.get("nothingFits").is_none() && v.get("hint").is_none(),
+        "{v}"
+    );
+}
+
 /// `cargo test -p holaryn-core --test search_ranking explain -- --ignored --nocapture` with QUERY=…
 #[test]
 #[ignore]

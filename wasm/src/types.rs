@@ -56,14 +56,21 @@ export interface SessionOptions {
 }
 
 export interface Availability { state: AvailabilityState; code: string; reason: string; nextAction: string; scope?: PolicyScope | null; rule?: string | null; }
-export interface SearchInput { query: string; limit?: number; source?: Source; provider?: string; state?: AvailabilityState; }
+/** `alternatives`: up to 2 other phrasings of the same request, fused with `query` into one ranking. */
+export interface SearchInput { query: string; alternatives?: string[]; limit?: number; source?: Source; provider?: string; state?: AvailabilityState; }
 export interface ListInput { state?: AvailabilityState; source?: Source; provider?: string; limit?: number; cursor?: string; }
 export interface InspectInput { name: string; }
 export interface ToolSummary {
   name: string; title: string; summary: string; source: Source; provider: string; state: AvailabilityState;
   permissions: string[]; trust: Trust; schemaLoaded: boolean; why?: string[];
 }
-export interface SearchOutput { results: ToolSummary[]; registryVersion: string; }
+/**
+ * `why` names the signal that placed each result: fields matched (`name: …`), verb synonyms (`x (≈ y)`),
+ * lexicon phrases (`x (lexicon: phrase)`), argument fit (`takes a URL`), `exact name`, `phrasing N`.
+ * `nothingFits: true` (absent otherwise) when no tool clears the calibrated bar: then at most 3 weak
+ * results and a `hint` naming the `tool_list` filters and providers to look at.
+ */
+export interface SearchOutput { results: ToolSummary[]; nothingFits?: boolean; hint?: string; registryVersion: string; }
 export interface ListOutput { tools: ToolSummary[]; nextCursor?: string; total: number; registryVersion: string; }
 export interface InspectOutput {
   name: string; title: string; description: string; source: Source; provider: string; trust: Trust; permissions: string[];
