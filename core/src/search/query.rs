@@ -275,9 +275,12 @@ pub fn read(query: &str) -> Request {
     };
     let mut content_at = vec![usize::MAX; raw.len()];
     let mut clause_weight = 1.0;
+    // Non-verb content words of the first step so far: "find and read the
+    // notes" is one step with two verbs; "find the notes and read them" two.
+    let mut objects = 0;
     for (k, r) in raw.iter().enumerate() {
         let w = r.word.as_str();
-        if k > 0 && starts_step(&raw, k) {
+        if k > 0 && objects > 0 && starts_step(&raw, k) {
             clause_weight = LATER_STEP;
         }
         if dropped[k] || is_stopword(w) || STEP_JOINERS.contains(&w) || CONTRACTIONS.contains(&w) {
@@ -289,6 +292,9 @@ pub fn read(query: &str) -> Request {
         let concept = out.words.len();
         content_at[k] = concept;
         let light = LIGHT_VERBS.contains(&w);
+        if family_of(w).is_none() && !STEP_VERBS.contains(&w) && !light {
+            objects += 1;
+        }
         out.words.push(Word {
             stem: stems[k].clone(),
             word: r.word.clone(),
