@@ -286,6 +286,10 @@ test("bounded code: exact UTF-16 columns, every way of being too long is code.li
   assert.deepEqual(await at(`${C}{"a": "\\U0000d800"})`), ["code.forbidden", 1, C.length + 8]);
   assert.deepEqual(await at(`${C}{"a": "\\ude00\\ud83d"})`), ["code.forbidden", 1, C.length + 8]);
   assert.deepEqual(await at(`x = 1\r\ny = $`), ["code.syntax", 2, 5]);
+  // A lone CR ends a line for the parser, so it does for positions too.
+  assert.deepEqual(await at(`x = 1\ry = $`), ["code.syntax", 2, 5]);
+  const rows = (await run(`${C}{"n": 1})\r${C}{"n": 2})`)).trace;
+  assert.deepEqual(rows.map((r) => [r.line, r.column]), [[1, 1], [2, 1]]);
   for (const lit of ["9007199254740993", "-9007199254740993", "0x20000000000001", "9_007_199_254_740_993", "18446744073709551616", "1e400"]) {
     assert.equal((await at(`${C}{"a": ${lit}})`))?.[0], "code.forbidden", lit);
   }
