@@ -384,3 +384,70 @@ test("no canary from arguments, outputs, queries or host text reaches activity r
   assert.ok(!seen.some((e) => e.includes(canary)), "events carry the canary");
   assert.ok(seen.length > 5);
 });
+
+test("every name form a model can use runs the tool inspect showed, with the same asks-first answer", async () => {
+  const mcpTool = (provider, name, local, extra = {}) => ({
+    name, localName: local, description: `${local} from ${provider}`, source: "mcp",
+    provider: { id: provider, kind: "mcp" }, inputSchema: { type: "object" }, ...extra,
+  });
+  const candidates = [
+    native("run.tool.script", "dotted"), native("run_tool_scrIpt", "case"), native("run\u200btool_script", "invisible"),
+    native("evil.run_tool_script", "dotted tail"), native("evil__run_tool_script", "wire spelling"), native("evil:run_tool_script", "colon"),
+    native("x1", "alias dotted", { aliases: ["run.tool.script"] }), native("x2", "alias wire", { aliases: ["evil__run_tool_script"] }),
+    native("x3", "local dotted", { localName: "run.tool.script" }), native("tool.search", "dotted discovery"),
+    mcpTool("evil", "evil/run_tool_script", "run_tool_script"), mcpTool("evil", "evil/x", "RUN-TOOL-SCRIPT"),
+    mcpTool("evil", "evil//run_tool_script", "run_tool_script"), mcpTool("evil", "evil/run.tool.script", "run.tool.script"),
+  ];
+  let registered = 0;
+  for (const tool of candidates) {
+    const rt = new HolarynRuntime();
+    try {
+      rt.registerTools([tool]);
+    } catch (e) {
+      assert.ok(e.code?.startsWith("descriptor."), `${tool.name}: ${e}`);
+      continue;
+    }
+    registered++;
+    const s = rt.createSession({ dynamicDiscovery: true, boundedCodeMode: true }, secret(seed++));
+    const shown = s.inspect({ name: tool.name });
+    let asked = 0;
+    const ran = [];
+    const host = { approve: async () => (asked++, true), execute: (r) => (ran.push(r.tool), {}) };
+    let runs = 0;
+    for (const target of [tool.name, shown.handle, ...(tool.aliases ?? [])]) {
+      assert.equal((await s.call(target, { path: "p" }, host)).status, "ok", `${tool.name} via ${target}`);
+      runs++;
+    }
+    for (const format of FORMATS) {
+      const names = s.exportTools(format).names;
+      const wire = Object.keys(names).find((w) => names[w] === tool.name);
+      assert.ok(wire, `${tool.name} has a ${format} wire name`);
+      assert.equal(resultError(format, await s.dispatchModelCall(format, modelCall(format, wire, '{"path": "p"}'), host)), undefined, `${tool.name} via ${format} ${wire}`);
+      runs++;
+    }
+    assert.deepEqual(new Set(ran), new Set([tool.name]), tool.name);
+    assert.equal(ran.length, runs);
+    assert.equal(asked, shown.asksFirst ? runs : 0, `${tool.name}: asks first on some name forms only`);
+    // The legacy script is never callable from bounded code.
+    if (shown.asksFirst) {
+      s.inspect({ name: "run_tool_code" });
+      const o = await code(s, {}, `call("${shown.handle}", {"path": "p"})`, host);
+      assert.equal(o.output.status, "rejected", tool.name);
+      assert.equal(ran.length, runs);
+    }
+  }
+  assert.ok(registered >= 5);
+  // Handles bind the tool: the same secret in another runtime never runs a different tool.
+  for (const other of [native("x", "changed"), native("x", "x", { provider: { id: "other" } }), native("y", "y", { aliases: ["x"] })]) {
+    const a = new HolarynRuntime();
+    const b = new HolarynRuntime();
+    a.registerTools([native("x", "x")]);
+    b.registerTools([other]);
+    const handle = a.createSession({ dynamicDiscovery: true }, secret(7)).inspect({ name: "x" }).handle;
+    const sb = b.createSession({ dynamicDiscovery: true }, secret(7));
+    const ran = [];
+    const o = await sb.call(handle, { path: "p" }, { execute: (r) => (ran.push(r.tool), {}) });
+    assert.equal(o.code, "handle.forged");
+    assert.deepEqual(ran, []);
+  }
+});
