@@ -248,20 +248,25 @@ impl std::error::Error for Error {}
 /// Result alias for the core.
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// Convert a byte offset in `text` to a 1-based (line, UTF-16 column).
+/// Convert a byte offset in `text` to a 1-based (line, UTF-16 column). A line
+/// ends at `\n`, `\r\n` or a lone `\r`, as for Python's tokenizer and editors.
 pub fn line_col_utf16(text: &str, byte_offset: usize) -> (u32, u32) {
     let mut line = 1u32;
     let mut col = 1u32;
+    let mut after_cr = false;
     for (i, ch) in text.char_indices() {
         if i >= byte_offset {
             break;
         }
-        if ch == '\n' {
-            line += 1;
-            col = 1;
-        } else {
-            col += ch.len_utf16() as u32;
+        match ch {
+            '\n' if after_cr => {} // the second half of `\r\n`
+            '\n' | '\r' => {
+                line += 1;
+                col = 1;
+            }
+            _ => col += ch.len_utf16() as u32,
         }
+        after_cr = ch == '\r';
     }
     (line, col)
 }
