@@ -15,9 +15,13 @@ pub enum ErrorCode {
     /// A descriptor field has a wrong type or value.
     #[serde(rename = "descriptor.invalid")]
     DescriptorInvalid,
-    /// A tool name is empty, too long, reserved or has forbidden characters.
+    /// A tool name is empty, too long, handle-like or has forbidden characters.
     #[serde(rename = "descriptor.invalid_name")]
     DescriptorInvalidName,
+    /// A name or role the runtime reserves (its own model tools, the legacy
+    /// script, another provider's `provider/` prefix) used where it would mislead.
+    #[serde(rename = "descriptor.reserved_name")]
+    DescriptorReservedName,
     /// Two tools share a canonical name.
     #[serde(rename = "descriptor.duplicate_name")]
     DescriptorDuplicateName,
@@ -93,6 +97,7 @@ impl ErrorCode {
         match self {
             ErrorCode::DescriptorInvalid => "descriptor.invalid",
             ErrorCode::DescriptorInvalidName => "descriptor.invalid_name",
+            ErrorCode::DescriptorReservedName => "descriptor.reserved_name",
             ErrorCode::DescriptorDuplicateName => "descriptor.duplicate_name",
             ErrorCode::DescriptorAliasCollision => "descriptor.alias_collision",
             ErrorCode::DescriptorInvalidSchema => "descriptor.invalid_schema",
@@ -243,20 +248,25 @@ impl std::error::Error for Error {}
 /// Result alias for the core.
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// Convert a byte offset in `text` to a 1-based (line, UTF-16 column).
+/// Convert a byte offset in `text` to a 1-based (line, UTF-16 column). A line
+/// ends at `\n`, `\r\n` or a lone `\r`, as for Python's tokenizer and editors.
 pub fn line_col_utf16(text: &str, byte_offset: usize) -> (u32, u32) {
     let mut line = 1u32;
     let mut col = 1u32;
+    let mut after_cr = false;
     for (i, ch) in text.char_indices() {
         if i >= byte_offset {
             break;
         }
-        if ch == '\n' {
-            line += 1;
-            col = 1;
-        } else {
-            col += ch.len_utf16() as u32;
+        match ch {
+            '\n' if after_cr => {} // the second half of `\r\n`
+            '\n' | '\r' => {
+                line += 1;
+                col = 1;
+            }
+            _ => col += ch.len_utf16() as u32,
         }
+        after_cr = ch == '\r';
     }
     (line, col)
 }

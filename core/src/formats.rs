@@ -6,12 +6,15 @@
 //! Provider APIs restrict tool names to `^[a-zA-Z0-9_-]{1,64}$`, so canonical
 //! names such as `github/create_issue` are exported under a sanitised *wire
 //! name* (`github__create_issue`); [`Export::names`] maps wire names back to
-//! canonical names, and calls are resolved through that map and then, like
-//! every call, through the current registry.
+//! canonical names. A call is resolved through the map of the session's
+//! current export only ([`Export::canonical`]: a wire name not in it is
+//! refused, never guessed) and then, like every call, through the current
+//! registry. [`wire_names`] is the rule that keeps the map honest.
 
 use crate::builtin::ModelTool;
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::{hex, sha256};
+use crate::registry::Registry;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -70,58 +73,156 @@ fn is_wire_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
-/// The provider-safe wire name of a canonical name (deterministic).
+/// True when a name is already provider-safe (`^[a-zA-Z0-9_-]{1,64}$`).
+pub fn is_provider_safe(name: &str) -> bool {
+    !name.is_empty() && name.len() <= 64 && name.chars().all(is_wire_char)
+}
+
+/// The preferred provider-safe form of a canonical name (deterministic): the
+/// name itself when safe, else `/` → `__`, other characters → `_`, and a hash
+/// tag when too long. [`wire_names`] decides what a tool is actually called.
 pub fn wire_name(canonical: &str) -> String {
-    if !canonical.is_empty() && canonical.len() <= 64 && canonical.chars().all(is_wire_char) {
+    if is_provider_safe(canonical) {
         return canonical.to_string();
     }
-    let mut s: String = canonical
-        .replace('/', "__")
-        .chars()
-        .map(|c| if is_wire_char(c) { c } else { '_' })
-        .collect();
+    let mut s = String::with_capacity(canonical.len() + 8);
+    for c in canonical.chars() {
+        match c {
+            '/' => s.push_str("__"),
+            c if is_wire_char(c) => s.push(c),
+            _ => s.push('_'),
+        }
+    }
     if s.len() > 64 || s.is_empty() {
-        let tag = hex(&sha256(canonical.as_bytes())[..4]);
-        s.truncate(55);
-        s = format!("{s}_{tag}");
+        return tagged(&s, canonical, 0);
     }
     s
 }
 
-/// Export model tools in a format.
-pub fn export(tools: &[ModelTool], format: Format) -> Export {
-    let mut names = BTreeMap::new();
-    let out: Vec<Value> = tools
+/// `base` cut to 55 bytes plus `_` and 8 hex digits of a hash of `canonical` (and `round`).
+fn tagged(base: &str, canonical: &str, round: u32) -> String {
+    let mut input = canonical.as_bytes().to_vec();
+    if round > 0 {
+        input.extend_from_slice(format!("#{round}").as_bytes());
+    }
+    let mut s = base.to_string();
+    s.truncate(55);
+    format!("{s}_{}", hex(&sha256(&input)[..4]))
+}
+
+/// True when no tool may be exported under `wire` other than a tool whose
+/// canonical name it is: the runtime's reserved names and handle-like names.
+fn is_reserved_wire(wire: &str) -> bool {
+    crate::names::meaning(wire).is_some() || wire.starts_with(crate::validate::HANDLE_PREFIX)
+}
+
+/// The wire names that differ from [`wire_name`]: for every registered tool
+/// whose canonical name is not provider-safe (the rule; a safe canonical
+/// name is always its own wire name). `names` are all registered canonical
+/// names in sorted order and `is_registered` says whether a string is a
+/// registered name or alias.
+///
+/// A tool gets its preferred [`wire_name`] only when that is no registered
+/// name or alias, no other tool's preferred wire name, no reserved name and
+/// not handle-like; otherwise (the tools listed here) the first hash-tagged
+/// form that is none of those and not yet given out. The result depends only
+/// on the registry, so a wire name stands for one tool in every export of one
+/// registry version.
+pub fn wire_names<'a>(
+    names: impl Iterator<Item = &'a str>,
+    is_registered: &dyn Fn(&str) -> bool,
+) -> BTreeMap<String, String> {
+    let bases: Vec<(&str, String)> = names
+        .filter(|n| !is_provider_safe(n))
+        .map(|n| (n, wire_name(n)))
+        .collect();
+    let mut preferred: BTreeMap<&str, u32> = BTreeMap::new();
+    for (_, base) in &bases {
+        *preferred.entry(base.as_str()).or_default() += 1;
+    }
+    let clear = |w: &str| !is_registered(w) && !is_reserved_wire(w);
+    let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut tagged_names = BTreeMap::new();
+    for (canonical, base) in &bases {
+        if preferred.get(base.as_str()) == Some(&1) && clear(base) {
+            continue; // its preferred wire name (never in `used`: tags avoid every preferred name)
+        }
+        // A handle-like base stays handle-like when tagged: step off the prefix.
+        let stem = match base.strip_prefix(crate::validate::HANDLE_PREFIX) {
+            Some(rest) => format!("tool_h_{rest}"),
+            None => base.clone(),
+        };
+        let mut round = 0;
+        let wire = loop {
+            let w = tagged(&stem, canonical, round);
+            if clear(&w) && !preferred.contains_key(w.as_str()) && !used.contains(&w) {
+                break w;
+            }
+            round += 1;
+        };
+        used.insert(wire.clone());
+        tagged_names.insert(canonical.to_string(), wire);
+    }
+    tagged_names
+}
+
+/// Export model tools in a format. `registry` decides wire names
+/// ([`wire_names`], cached per registry version); MCP allows any name, so
+/// canonical names go out unchanged.
+pub fn export(tools: &[ModelTool], format: Format, registry: &Registry) -> Export {
+    let wires: Vec<String> = tools
         .iter()
         .map(|t| {
-            let mut wire = wire_name(&t.name);
-            if names.get(&wire).is_some_and(|c: &String| c != &t.name) {
-                let tag = hex(&sha256(t.name.as_bytes())[..4]);
-                wire.truncate(55);
-                wire = format!("{wire}_{tag}");
-            }
-            names.insert(wire.clone(), t.name.clone());
-            match format {
-                Format::Anthropic => json!({"name": wire, "description": t.description, "input_schema": t.input_schema}),
-                Format::OpenaiChat => json!({"type": "function", "function": {"name": wire, "description": t.description, "parameters": t.input_schema}}),
-                Format::OpenaiResponses => json!({"type": "function", "name": wire, "description": t.description, "parameters": t.input_schema}),
-                Format::Mcp => json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema}),
+            if format == Format::Mcp || is_provider_safe(&t.name) {
+                t.name.clone()
+            } else {
+                // Every non-safe exported name is a registry tool's (the runtime's own are safe).
+                registry
+                    .wire_names()
+                    .get(t.name.as_str())
+                    .cloned()
+                    .unwrap_or_else(|| wire_name(&t.name))
             }
         })
         .collect();
-    if format == Format::Mcp {
-        // MCP allows any tool name: canonical names go out unchanged.
-        names = tools
-            .iter()
-            .map(|t| (t.name.clone(), t.name.clone()))
-            .collect();
-    }
+    let mut map = BTreeMap::new();
+    let out: Vec<Value> = tools
+        .iter()
+        .zip(wires)
+        .map(|(t, wire)| {
+            let v = match format {
+                Format::Anthropic => json!({"name": wire, "description": t.description, "input_schema": t.input_schema}),
+                Format::OpenaiChat => json!({"type": "function", "function": {"name": wire, "description": t.description, "parameters": t.input_schema}}),
+                Format::OpenaiResponses => json!({"type": "function", "name": wire, "description": t.description, "parameters": t.input_schema}),
+                Format::Mcp => json!({"name": wire, "description": t.description, "inputSchema": t.input_schema}),
+            };
+            map.insert(wire, t.name.clone());
+            v
+        })
+        .collect();
     let bytes = Value::Array(out.clone()).to_string().len() as u64;
     Export {
         format,
         tools: out,
         bytes,
-        names,
+        names: map,
+    }
+}
+
+impl Export {
+    /// The canonical name behind a wire name the model called, or
+    /// `tool.unknown` when this export has no such tool (never guessed).
+    pub fn canonical(&self, wire: &str) -> Result<&str> {
+        self.names.get(wire).map(String::as_str).ok_or_else(|| {
+            Error::new(
+                ErrorCode::ToolUnknown,
+                format!("`{wire}` is not a tool in this session's current tool list"),
+            )
+            .with_tool(wire)
+            .with_next_action(
+                "call tool_search or tool_inspect to load the tool, then call it by the name the tool list shows",
+            )
+        })
     }
 }
 
@@ -221,6 +322,31 @@ mod tests {
         let w = wire_name(&long);
         assert!(w.len() <= 64 && w.chars().all(is_wire_char));
         assert_eq!(w, wire_name(&long));
+    }
+
+    #[test]
+    fn wire_names_never_take_a_registered_reserved_or_shared_name() {
+        let mut names = vec!["a.b", "a:b", "gh.create_issue", "gh_create_issue"];
+        names.extend(["tool.search", "toolh.x", "solo/x", "run.tool.script"]);
+        names.sort();
+        let registered = |w: &str| names.contains(&w);
+        let tagged = wire_names(names.iter().copied(), &registered);
+        let wire = |n: &str| tagged.get(n).cloned().unwrap_or_else(|| wire_name(n));
+        let unsafe_names: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| !is_provider_safe(n))
+            .collect();
+        assert_eq!(wire("solo/x"), "solo__x");
+        assert!(!tagged.contains_key("solo/x"), "only exceptions are listed");
+        let taken = ["a_b", "tool_search", "gh_create_issue", "run_tool_script"];
+        let wires: std::collections::BTreeSet<String> =
+            unsafe_names.iter().map(|n| wire(n)).collect();
+        assert_eq!(wires.len(), unsafe_names.len(), "one-to-one");
+        for w in &wires {
+            assert!(is_provider_safe(w) && !registered(w) && !taken.contains(&w.as_str()));
+            assert!(!w.starts_with("toolh_"), "{w}");
+        }
     }
 
     #[test]

@@ -1,21 +1,28 @@
 //! Opaque tool handles: `toolh_` + an unguessable token bound to one session,
-//! one registry version and one schema hash.
+//! one tool identity (name and descriptor version), one registry version and
+//! one schema hash.
 //!
-//! A token is `hex(tag ‖ (epoch ‖ serial) ⊕ mask)`: `tag` is an HMAC-SHA-256
-//! of the epoch and serial, and `mask` an HMAC of the tag, both under the
-//! session's secret (host-supplied random bytes; the core never generates
-//! randomness), so the token looks random and leaks no counter. A token whose tag does not
+//! A token is `hex(tag ‖ (epoch ‖ serial ‖ id) ⊕ mask)`: `id` is a digest of
+//! the tool's name and descriptor version, `tag` an HMAC-SHA-256 of epoch,
+//! serial and id, and `mask` an HMAC of the tag, both under the session's
+//! secret (host-supplied random bytes; the core never generates randomness),
+//! so the token looks random and leaks no counter. A token whose tag does not
 //! verify was never issued by this session: *forged*. A verified token from an
-//! earlier epoch was issued before the current registry version: *stale*.
+//! earlier epoch was issued before the current registry version: *stale*. A
+//! token whose `id` is not the identity of the binding it names is *forged*
+//! too, so even two tables with the same secret (two runtimes given the same
+//! explicit secret) can never turn a handle for one tool into another tool.
 //! Every registry change starts a new epoch and clears every binding.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::hash::{ct_eq, hex, hmac_sha256, unhex};
+use crate::hash::{ct_eq, hex, hmac_sha256, sha256, unhex};
 use crate::validate::HANDLE_PREFIX;
 use std::collections::BTreeMap;
 
 const TAG_BYTES: usize = 12;
-const TOKEN_BYTES: usize = 8 + TAG_BYTES;
+const ID_BYTES: usize = 8;
+const PAYLOAD_BYTES: usize = 8 + ID_BYTES;
+const TOKEN_BYTES: usize = PAYLOAD_BYTES + TAG_BYTES;
 
 /// Fewest secret bytes a host must supply.
 pub const MIN_SECRET_BYTES: usize = 16;
@@ -25,6 +32,8 @@ pub const MIN_SECRET_BYTES: usize = 16;
 pub struct Binding {
     /// Canonical tool name.
     pub tool: String,
+    /// The tool's descriptor version at issue time.
+    pub tool_version: String,
     /// Effective registry version at issue time.
     pub registry_version: String,
     /// The tool's input-schema hash at issue time.
@@ -85,9 +94,10 @@ impl HandleTable {
             }
         }
         self.serial = self.serial.wrapping_add(1);
-        let mut payload = [0u8; 8];
+        let mut payload = [0u8; PAYLOAD_BYTES];
         payload[..4].copy_from_slice(&self.epoch.to_be_bytes());
-        payload[4..].copy_from_slice(&self.serial.to_be_bytes());
+        payload[4..8].copy_from_slice(&self.serial.to_be_bytes());
+        payload[8..].copy_from_slice(&identity(&binding));
         let tag = self.tag(&payload);
         // Tag first, then the payload masked with a key derived from the tag:
         // the whole token looks random and leaks no counter.
@@ -128,7 +138,11 @@ impl HandleTable {
             )
             .with_next_action("call tool_inspect again to get a current handle"));
         }
-        self.bindings.get(handle).ok_or_else(forged)
+        let binding = self.bindings.get(handle).ok_or_else(forged)?;
+        if !ct_eq(&identity(binding), &payload[8..]) {
+            return Err(forged());
+        }
+        Ok(binding)
     }
 
     /// Invalidate every handle (a registry change).
@@ -148,23 +162,35 @@ impl HandleTable {
         self.bindings.len()
     }
 
-    fn mask(&self, tag: &[u8]) -> [u8; 8] {
-        let mut msg = b"holaryn-handle-mask-v1".to_vec();
+    fn mask(&self, tag: &[u8]) -> [u8; PAYLOAD_BYTES] {
+        let mut msg = b"holaryn-handle-mask-v2".to_vec();
         msg.extend_from_slice(tag);
         let mac = hmac_sha256(&self.secret, &msg);
-        let mut m = [0u8; 8];
-        m.copy_from_slice(&mac[..8]);
+        let mut m = [0u8; PAYLOAD_BYTES];
+        m.copy_from_slice(&mac[..PAYLOAD_BYTES]);
         m
     }
 
     fn tag(&self, payload: &[u8]) -> [u8; TAG_BYTES] {
-        let mut msg = b"holaryn-handle-v1".to_vec();
+        let mut msg = b"holaryn-handle-v2".to_vec();
         msg.extend_from_slice(payload);
         let mac = hmac_sha256(&self.secret, &msg);
         let mut tag = [0u8; TAG_BYTES];
         tag.copy_from_slice(&mac[..TAG_BYTES]);
         tag
     }
+}
+
+/// The tool identity a handle carries: a digest of name and descriptor version.
+fn identity(b: &Binding) -> [u8; ID_BYTES] {
+    let mut msg = b"holaryn-handle-tool-v1\0".to_vec();
+    msg.extend_from_slice(b.tool.as_bytes());
+    msg.push(0);
+    msg.extend_from_slice(b.tool_version.as_bytes());
+    let digest = sha256(&msg);
+    let mut id = [0u8; ID_BYTES];
+    id.copy_from_slice(&digest[..ID_BYTES]);
+    id
 }
 
 #[cfg(test)]
@@ -174,6 +200,7 @@ mod tests {
     fn binding(tool: &str) -> Binding {
         Binding {
             tool: tool.into(),
+            tool_version: "t1".into(),
             registry_version: "v1".into(),
             schema_hash: "s".into(),
         }

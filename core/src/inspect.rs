@@ -37,7 +37,8 @@ impl Runtime {
     /// Resolve a name, alias or handle for a session against the current registry.
     ///
     /// Handles are checked (forged / stale) and must still match the tool's
-    /// schema hash and the session's effective version. Hidden tools resolve as
+    /// identity (name and descriptor version), schema hash and the session's
+    /// effective version. Hidden tools resolve as
     /// unknown so their existence does not leak.
     pub fn resolve_for(&self, session: &Session, target: &str) -> Result<(Entry, Resolved)> {
         let (entry, how) = if target.starts_with(HANDLE_PREFIX) {
@@ -46,6 +47,7 @@ impl Runtime {
                 .lookup(&binding.tool)
                 .ok_or_else(|| stale("the tool was removed"))?;
             if binding.schema_hash != entry.descriptor.schema_hash
+                || binding.tool_version != entry.descriptor.version
                 || binding.registry_version != session.version()
             {
                 return Err(stale("the tool changed since this handle was issued"));
@@ -158,6 +160,7 @@ impl Runtime {
         );
         let handle = session.handles.issue(Binding {
             tool: tool.name.clone(),
+            tool_version: tool.version.clone(),
             registry_version: version.clone(),
             schema_hash: tool.schema_hash.clone(),
         });
@@ -291,6 +294,29 @@ impl Runtime {
         sid: &str,
         format: crate::formats::Format,
     ) -> Result<crate::formats::Export> {
-        Ok(crate::formats::export(&self.model_tools(sid)?, format))
+        Ok(crate::formats::export(
+            &self.model_tools(sid)?,
+            format,
+            &self.registry,
+        ))
+    }
+
+    /// The canonical name behind a tool name a model called in `format`: only
+    /// names in the session's current export count (`tool.unknown` otherwise).
+    pub fn model_call_target(
+        &self,
+        sid: &str,
+        format: crate::formats::Format,
+        wire: &str,
+    ) -> Result<String> {
+        let export = self.export_tools(sid, format)?;
+        let dynamic = self.session(sid)?.is_dynamic();
+        export.canonical(wire).map(str::to_string).map_err(|e| {
+            if dynamic {
+                e
+            } else {
+                e.with_next_action("call a tool by a name from the current tool list")
+            }
+        })
     }
 }

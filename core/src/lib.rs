@@ -28,6 +28,7 @@ pub mod gate;
 pub mod handle;
 pub mod hash;
 pub mod inspect;
+pub mod names;
 pub mod policy;
 pub mod registry;
 pub mod runtime;

@@ -98,6 +98,7 @@ pub struct Registry {
     schemas: SchemaPool,
     /// Hash tree over (name, tool version): the tools part of the version.
     tree: VersionTree,
+    wire_names: std::cell::OnceCell<BTreeMap<String, String>>,
 }
 
 impl Registry {
@@ -155,6 +156,16 @@ impl Registry {
             .with_tool(name_or_alias)
             .with_suggestions(self.suggest(name_or_alias, 3))
             .with_next_action("call tool_search to find the right tool")
+        })
+    }
+
+    /// The tools whose wire name is not their preferred one, computed once
+    /// per registry version (the rule: [`crate::formats::wire_names`]).
+    pub fn wire_names(&self) -> &BTreeMap<String, String> {
+        self.wire_names.get_or_init(|| {
+            crate::formats::wire_names(self.tools.keys().map(String::as_str), &|w| {
+                self.get(w).is_some()
+            })
         })
     }
 
@@ -382,6 +393,8 @@ impl Registry {
         }
         self.providers = providers;
         self.policy_digest = policy_digest;
+        // Wire names are per registry version: recomputed on first use.
+        self.wire_names.take();
         let new_version = self.compute_version();
         let old_version = std::mem::replace(&mut self.version, new_version.clone());
         self.generation += 1;

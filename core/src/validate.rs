@@ -3,16 +3,12 @@
 
 use crate::descriptor::{
     ApprovalMode, Invokability, ToolDescriptor, ToolRole, ToolSpec, Trust, Visibility,
-    RUN_TOOL_SCRIPT,
 };
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::json_digest;
 use crate::schemas::{same_order, SchemaPool};
 use serde_json::{json, Value};
 use std::sync::Arc;
-
-/// Names the runtime reserves for its own model tools.
-pub const RESERVED_NAMES: [&str; 4] = ["tool_search", "tool_list", "tool_inspect", "run_tool_code"];
 
 /// Prefix of opaque handles; no name or alias may start with it.
 pub const HANDLE_PREFIX: &str = "toolh_";
@@ -84,7 +80,8 @@ impl MetaCache {
     }
 }
 
-/// Check a tool name or alias; `field` names where it came from.
+/// Check a tool name or alias's shape; `field` names where it came from
+/// (what a name may *mean* is [`crate::names::check_spec`]).
 pub fn check_name(tool: &str, field: &str, name: &str) -> Result<()> {
     let bad = |why: &str| {
         Err(
@@ -110,11 +107,6 @@ pub fn check_name(tool: &str, field: &str, name: &str) -> Result<()> {
     }
     if name.starts_with(HANDLE_PREFIX) {
         return bad("names may not start with `toolh_` (reserved for opaque handles)");
-    }
-    if RESERVED_NAMES.contains(&name) {
-        return bad(&format!(
-            "`{name}` is reserved for the runtime's own model tools"
-        ));
     }
     Ok(())
 }
@@ -270,6 +262,7 @@ pub fn normalise(
 ) -> Result<(ToolDescriptor, SchemaValidator)> {
     let tool = spec.name.clone();
     check_name(&tool, "name", &spec.name)?;
+    let legacy = crate::names::check_spec(&spec)?;
     let source = crate::descriptor::Source::parse(&spec.source)
         .ok_or_else(|| unknown_source(&tool, &spec.source))?;
     if spec.provider.id.trim().is_empty() {
@@ -328,7 +321,7 @@ pub fn normalise(
     permissions.sort();
     permissions.dedup();
     let catalog_only = source.is_catalog_only();
-    let role = if spec.name == RUN_TOOL_SCRIPT {
+    let role = if legacy {
         ToolRole::LegacyScript
     } else {
         spec.role.unwrap_or(ToolRole::Ordinary)

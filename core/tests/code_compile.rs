@@ -97,6 +97,17 @@ fn syntax_errors_are_code_syntax_with_a_position() {
 }
 
 #[test]
+fn a_lone_cr_or_crlf_ends_a_line_for_statement_positions() {
+    for sep in ["\r", "\r\n", "\n"] {
+        let p = ok(&format!(
+            "a = call(\"toolh_a1\", {{}}){sep}call(\"toolh_b2\", {{}})"
+        ));
+        let s = p.statements();
+        assert_eq!((s[1].line(), s[1].column()), (2, 1), "{sep:?}");
+    }
+}
+
+#[test]
 fn the_issue_example_compiles_to_two_statements() {
     let p = ok("first = call(\"toolh_a1b2\", {\"path\": \"notes.txt\"})\ncall(\"toolh_c3d4\", {\"content\": first})\n");
     let s = p.statements();

@@ -94,7 +94,14 @@ fn unknown_source_is_refused() {
 
 #[test]
 fn reserved_and_handle_like_names_are_refused() {
-    for name in ["tool_search", "run_tool_code", "toolh_abc", "has space"] {
+    for name in ["tool_search", "run_tool_code"] {
+        assert_eq!(
+            refusal(&[native(name, "x")]).code,
+            ErrorCode::DescriptorReservedName,
+            "{name}"
+        );
+    }
+    for name in ["toolh_abc", "has space"] {
         assert_eq!(
             refusal(&[native(name, "x")]).code,
             ErrorCode::DescriptorInvalidName,

@@ -6,6 +6,9 @@
 //! (a hostile thenable can only reject it), and nothing here lets a
 //! JavaScript exception cross Rust frames.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -16,24 +19,30 @@ use web_sys::AbortSignal;
 const HOST_KEYS: [&str; 6] = ["execute", "approve", "hook", "screen", "signal", "now"];
 
 /// The host object given to a call (`execute`, `approve`, `hook`, `screen`, `signal`, `now`).
+/// Clones share one clock floor ([`Host::now`]); [`Host::or`] starts a fresh one per call.
 #[derive(Clone)]
 pub struct Host {
     obj: JsValue,
+    /// The last time returned and the local monotonic clock when it was read.
+    clock: Rc<Cell<Option<(f64, f64)>>>,
 }
 
 impl Host {
     /// Wrap a host object (undefined/null allowed: every callback absent).
     pub fn new(obj: JsValue) -> Self {
-        Host { obj }
+        Host {
+            obj,
+            clock: Rc::default(),
+        }
     }
 
     /// Merge: fields of `self` win over `fallback` (only the host keys are read).
     pub fn or(self, fallback: &Host) -> Host {
         if self.obj.is_undefined() || self.obj.is_null() {
-            return fallback.clone();
+            return Host::new(fallback.obj.clone());
         }
         if fallback.obj.is_undefined() || fallback.obj.is_null() {
-            return self;
+            return Host::new(self.obj);
         }
         let merged = Object::new();
         for key in HOST_KEYS {
@@ -45,7 +54,7 @@ impl Host {
                 let _ = Reflect::set(&merged, &JsValue::from_str(key), &v);
             }
         }
-        Host { obj: merged.into() }
+        Host::new(merged.into())
     }
 
     fn get(&self, key: &str) -> JsValue {
@@ -70,19 +79,40 @@ impl Host {
         self.signal().is_some_and(|s| aborted(&s))
     }
 
-    /// Host time in ms (`host.now()` or `Date.now()`).
+    /// Host time in ms (`host.now()` or `Date.now()`), never slower than a
+    /// monotonic clock since the last read: a host clock that stands still or
+    /// goes back (a fake, or the wall clock set back) cannot stretch a deadline.
     pub fn now(&self) -> u64 {
         let t = self
             .callback("now")
             .and_then(|f| f.call0(&self.obj).ok())
             .and_then(|v| v.as_f64())
             .unwrap_or_else(js_sys::Date::now);
-        if t.is_finite() && t > 0.0 {
-            t as u64
-        } else {
-            0
-        }
+        let t = if t.is_finite() && t > 0.0 { t } else { 0.0 };
+        let local = monotonic_ms();
+        let t = match self.clock.get() {
+            Some((last, at)) => t.max(last + (local - at).max(0.0)),
+            None => t,
+        };
+        self.clock.set(Some((t, local)));
+        t as u64
     }
+}
+
+/// `performance.now()` (monotonic), or `Date.now()` where there is no `performance`.
+fn monotonic_ms() -> f64 {
+    Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .filter(|p| p.is_object())
+        .and_then(|p| {
+            let f = Reflect::get(&p, &"now".into())
+                .ok()?
+                .dyn_into::<Function>()
+                .ok()?;
+            f.call0(&p).ok()?.as_f64()
+        })
+        .filter(|t| t.is_finite())
+        .unwrap_or_else(js_sys::Date::now)
 }
 
 /// `signal.aborted`, read so that a fake signal cannot throw through Rust.

@@ -3,7 +3,7 @@
 
 use crate::convert::{from_js, json, json_marked, to_js};
 use crate::driver::drive;
-use crate::errors::js;
+use crate::errors::{js, to_js as to_js_error};
 use crate::host::Host;
 use crate::shared::Shared;
 use holaryn_core::builtin::is_discovery_tool;
@@ -284,19 +284,30 @@ impl HolarynSession {
         let format: Format = from_js(format, "format")?;
         let call = json_marked(call, "tool call")?;
         let parsed = js(formats::parse_call(format, &call))?;
-        let names = {
-            let exported = self.shared.core_ref()?.export_tools(&self.id, format);
-            js(exported)?.names
+        // Only a name in the session's current export runs (the core refuses the rest).
+        let target = match self
+            .shared
+            .core_ref()?
+            .model_call_target(&self.id, format, &parsed.name)
+        {
+            Err(e) if e.code == holaryn_core::ErrorCode::SessionUnknown => {
+                return Err(to_js_error(&e))
+            }
+            t => t,
         };
-        // Unknown wire names go through unchanged so the gate reports them.
-        let name = names
-            .get(&parsed.name)
-            .cloned()
-            .unwrap_or(parsed.name.clone());
         let host = self.host_for(host);
         let (shared, id) = (self.shared.clone(), self.id.clone());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let r = dispatch(shared, id, name, parsed.arguments, host).await?;
+            let r = match target {
+                Ok(name) => dispatch(shared, id, name, parsed.arguments, host).await?,
+                Err(e) => {
+                    let now = host.now();
+                    let first = shared.core()?.refuse_call(&id, &e, parsed.arguments, now);
+                    let o = drive(shared.clone(), host, first).await;
+                    shared.flush();
+                    call_result(o?)
+                }
+            };
             let is_error = r.get("isError").and_then(Value::as_bool).unwrap_or(true);
             let content = r.get("content").cloned().unwrap_or(Value::Null);
             to_js(&formats::result_shape(
@@ -377,12 +388,16 @@ async fn dispatch(
             Err(e) => json!({"isError": true, "content": {"error": e}}),
         });
     }
-    let o = gated(shared, id, name, args, host).await?;
-    Ok(if o.status == CallStatus::Ok {
+    Ok(call_result(gated(shared, id, name, args, host).await?))
+}
+
+/// A gate outcome as a `{isError, content, outcome}` tool result.
+fn call_result(o: holaryn_core::gate::CallOutcome) -> Value {
+    if o.status == CallStatus::Ok {
         json!({"isError": false, "content": o.output, "outcome": o})
     } else {
         json!({"isError": true, "content": {"error": {"code": o.code, "message": o.message, "nextAction": o.next_action, "errors": o.errors, "output": o.output}}, "outcome": o})
-    })
+    }
 }
 
 fn to_value<T: serde::Serialize>(v: &T) -> holaryn_core::Result<Value> {

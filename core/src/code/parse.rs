@@ -196,7 +196,7 @@ fn lexical_error_at(source: &str, e: &lexer::LexicalError) -> (usize, String) {
     let back = |n: usize| at.saturating_sub(n);
     let line_start = source
         .get(..at)
-        .and_then(|h| h.rfind('\n'))
+        .and_then(|h| h.rfind(['\n', '\r']))
         .map_or(0, |i| i + 1);
     let number_start = || {
         let head = source.get(..at).unwrap_or("");
@@ -258,7 +258,7 @@ fn unterminated_string(source: &str, from: usize, error: &LexicalErrorType) -> O
             b' ' | b'\t' | b'\x0c' | b'\r' | b'\n' => i += 1,
             b'\\' => i += 1, // a line continuation
             b'#' => {
-                while bytes.get(i).is_some_and(|&c| c != b'\n') {
+                while bytes.get(i).is_some_and(|&c| c != b'\n' && c != b'\r') {
                     i += 1;
                 }
             }

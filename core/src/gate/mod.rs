@@ -36,6 +36,22 @@ impl Runtime {
         self.start_call_with(sid, target, args, false, now_ms)
     }
 
+    /// Refuse a call before it resolves (e.g. a model called a name its tool
+    /// list does not have), recorded like every refusal at the resolve step.
+    pub fn refuse_call(&mut self, sid: &str, e: &Error, args: Value, now_ms: u64) -> GateStep {
+        let Some(session) = self.sessions.get_mut(sid) else {
+            let e = crate::runtime::unknown_session(sid);
+            return GateStep::Done(steps::bare_refusal(sid, &e, now_ms));
+        };
+        let call_id = session.next_id("call");
+        CallState::new(sid, call_id, args, false, now_ms).refuse_error(
+            self,
+            Stage::Resolve,
+            e,
+            now_ms,
+        )
+    }
+
     /// Start a call; `from_code` marks an inner call of bounded code mode.
     pub(crate) fn start_call_with(
         &mut self,
