@@ -5,7 +5,9 @@
 //! every request of the split through `tool_search`, and prints top-1,
 //! any-gold@8 and MRR@8 per kind, plus "nothing fits" precision and recall.
 //! `--misses` lists misses, and only for the `dev` split (test queries stay unseen).
-use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
+#[path = "common/catalogs.rs"]
+mod catalogs;
+
 use holaryn_core::registry::Update;
 use holaryn_core::session::SessionOptions;
 use holaryn_core::Runtime;
@@ -24,24 +26,7 @@ fn main() {
         .unwrap_or_else(|| root.join("benchmarks/quality/requests.jsonl"));
     let misses = args.iter().any(|a| a == "--misses") && split == "dev";
     let mut rt = Runtime::new();
-    let mut files: Vec<_> = std::fs::read_dir(root.join("tests/fixtures/mcp"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    let mut specs = Vec::new();
-    for f in &files {
-        let text = std::fs::read_to_string(f).unwrap_or_default();
-        let opts = CatalogOptions {
-            qualify_names: true,
-            provider_id: f.file_stem().map(|s| s.to_string_lossy().into_owned()),
-            ..Default::default()
-        };
-        specs.extend(parse_catalog_text(&f.to_string_lossy(), &text, &opts).unwrap_or_default());
-    }
+    let specs = catalogs::catalog_specs(&root.join("tests/fixtures/mcp"), None);
     rt.update(
         Update {
             upsert: specs,

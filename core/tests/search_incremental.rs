@@ -11,7 +11,7 @@ mod common;
 
 use common::all_mcp_specs;
 use holaryn_core::registry::Update;
-use holaryn_core::search::SearchIndex;
+use holaryn_core::search::{SearchHit, SearchIndex};
 use holaryn_core::{Runtime, ToolSpec};
 use proptest::prelude::*;
 use std::sync::{Arc, OnceLock};
@@ -149,9 +149,12 @@ type Ranked = Vec<(String, u32, Vec<String>)>;
 
 fn ranked(index: &SearchIndex, q: &str, limit: usize, odd_only: bool) -> Ranked {
     let accept = |doc: usize| !odd_only || index.tool(doc).is_some_and(|t| t.name.len() % 2 == 1);
-    index
-        .search(q, limit, &accept)
-        .into_iter()
+    named(index, index.search(q, limit, &accept))
+}
+
+/// Hits by tool name (slot numbers differ between the two indexes).
+fn named(index: &SearchIndex, hits: Vec<SearchHit>) -> Ranked {
+    hits.into_iter()
         .map(|h| {
             let name = index
                 .tool(h.doc)
@@ -165,18 +168,7 @@ fn ranked(index: &SearchIndex, q: &str, limit: usize, odd_only: bool) -> Ranked 
 /// The fused ranking of several phrasings, and whether nothing fits.
 fn fused(index: &SearchIndex, qs: &[&str], limit: usize) -> (Ranked, bool) {
     let r = index.search_all(qs, limit, &|_| true);
-    let hits = r
-        .hits
-        .into_iter()
-        .map(|h| {
-            let name = index
-                .tool(h.doc)
-                .map(|t| t.name.clone())
-                .unwrap_or_default();
-            (name, h.score.to_bits(), h.why)
-        })
-        .collect();
-    (hits, r.nothing_fits)
+    (named(index, r.hits), r.nothing_fits)
 }
 
 fn fresh(rt: &Runtime) -> SearchIndex {
