@@ -414,10 +414,12 @@ impl Runtime {
             match (query, self.embed_docs.as_ref()) {
                 (Some(q), Some(docs)) if self.embeddings.model().is_some() => {
                     let sims = similarities(&q, &docs.matrix, &docs.present);
-                    let meaning = meaning_ranking(&sims, &accept);
+                    let name = |d: usize| self.index.tool(d).map_or("", |t| t.name.as_str());
+                    let tie = |a: usize, b: usize| name(a).cmp(name(b));
+                    let meaning = meaning_ranking(&sims, &accept, &tie);
                     let lexical = self.index.search_all(&input.phrasings(), POOL, &accept);
                     let exact = self.index.exact_docs(&input.query);
-                    (fuse(lexical.hits, &meaning, &exact, limit), false)
+                    (fuse(lexical.hits, &meaning, &exact, limit, &tie), false)
                 }
                 _ => {
                     let r = self.index.search_all(&input.phrasings(), limit, &accept);

@@ -192,6 +192,43 @@ fn a_registry_change_re_embeds_only_changed_tools() {
 }
 
 #[test]
+fn fused_ties_do_not_depend_on_the_registration_history() {
+    // One vector for every text: every similarity ties, so the order is the tie-break's.
+    let same = |texts: &[String]| -> Answer { Ok(texts.iter().map(|_| vec![1.0; DIMS]).collect()) };
+    let (mut fresh, sid_a) = runtime(30);
+    // Same tools, other index slots: extra tools first, then removed; then
+    // the tools one by one, refilling the freed slots last-freed first (so
+    // in the reverse of name order).
+    let (mut churned, sid_b) = runtime(0);
+    let extra: Vec<Value> = (100..130).map(|i| tool(i, "Extra")).collect();
+    churned.register_values(&extra, 0).expect("extras");
+    churned
+        .update(
+            holaryn_core::registry::Update {
+                remove: (100..130).map(|i| format!("tool_{i:03}")).collect(),
+                ..Default::default()
+            },
+            0,
+        )
+        .expect("remove");
+    for i in 0..30 {
+        let t = tool(i, &format!("Tool number {i} does thing {}", i % 7));
+        churned.register_values(&[t], 0).expect("tool");
+    }
+    let mut ranked = Vec::new();
+    for (rt, sid) in [(&mut fresh, &sid_a), (&mut churned, &sid_b)] {
+        rt.set_embedding_model(Some(model())).expect("model");
+        let (hits, _) = search(rt, sid, "q", same);
+        ranked.push(hits.into_iter().map(|(n, _)| n).collect::<Vec<_>>());
+    }
+    assert_eq!(ranked[0], ranked[1]);
+    let mut sorted = ranked[0].clone();
+    sorted.sort();
+    assert_eq!(ranked[0], sorted, "equal scores rank by canonical name");
+    assert!(!ranked[0].is_empty());
+}
+
+#[test]
 fn prepare_embeds_every_tool_up_front() {
     let (mut rt, sid) = runtime(70);
     rt.set_embedding_model(Some(model())).expect("model");

@@ -15,7 +15,7 @@
 //! `w / (RRF_K + r)`; the lexical list weighs [`LEXICAL_WEIGHT`], the meaning
 //! list [`MEANING_WEIGHT`]. Exact names, aliases and `provider/name` matches
 //! stay first, in lexical order, whatever the vectors say. Ties break by
-//! document order.
+//! canonical name, as in the lexical ranking.
 
 use super::SearchHit;
 use crate::descriptor::ToolDescriptor;
@@ -109,16 +109,26 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     acc.iter().sum::<f32>() + tail
 }
 
+/// How two documents of equal score order (by canonical name in the runtime:
+/// document numbers are index slots and depend on the registry's history).
+pub type Tie<'a> = &'a dyn Fn(usize, usize) -> std::cmp::Ordering;
+
 /// The best `POOL` accepted documents by similarity: `(doc, similarity)`,
-/// best first. `accept` runs on the best candidates only, as in the lexical
-/// search (policy checks are the costly part at thousands of tools).
-pub fn meaning_ranking(sims: &[Option<f32>], accept: &dyn Fn(usize) -> bool) -> Vec<(usize, f32)> {
+/// best first, equal ones by `tie`. `accept` runs on the best candidates
+/// only, as in the lexical search (policy checks are the costly part at
+/// thousands of tools).
+pub fn meaning_ranking(
+    sims: &[Option<f32>],
+    accept: &dyn Fn(usize) -> bool,
+    tie: Tie<'_>,
+) -> Vec<(usize, f32)> {
     let mut cands: Vec<(usize, f32)> = sims
         .iter()
         .enumerate()
         .filter_map(|(d, s)| s.map(|s| (d, s)))
         .collect();
-    let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    let order =
+        |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then_with(|| tie(a.0, b.0));
     let mut out = Vec::with_capacity(POOL);
     let (mut from, mut window) = (0, POOL * 2);
     while out.len() < POOL && from < cands.len() {
@@ -145,12 +155,13 @@ pub fn meaning_ranking(sims: &[Option<f32>], accept: &dyn Fn(usize) -> bool) -> 
 /// Fuse the lexical hits (best first, exact matches listed in `exact`) with
 /// the meaning ranking; at most `limit` hits. Each hit's `why` keeps its
 /// lexical reasons and gains `meaning: 0.62` (its cosine similarity) when
-/// it is in the meaning list.
+/// it is in the meaning list. Equal fused scores order by `tie`.
 pub fn fuse(
     lexical: Vec<SearchHit>,
     meaning: &[(usize, f32)],
     exact: &[usize],
     limit: usize,
+    tie: Tie<'_>,
 ) -> Vec<SearchHit> {
     let mut fused: Vec<SearchHit> = Vec::new();
     let mut pinned: Vec<SearchHit> = Vec::new();
@@ -178,7 +189,7 @@ pub fn fuse(
             why: vec![meaning_why(*sim)],
         });
     }
-    fused.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
+    fused.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| tie(a.doc, b.doc)));
     pinned.extend(fused);
     pinned.truncate(limit);
     pinned
@@ -204,7 +215,7 @@ mod tests {
     fn exact_matches_stay_first_and_agreement_wins() {
         let lexical = vec![hit(5), hit(1), hit(2), hit(3)];
         let meaning = [(3, 0.9), (2, 0.8), (7, 0.7)];
-        let out = fuse(lexical, &meaning, &[5], 8);
+        let out = fuse(lexical, &meaning, &[5], 8, &|a, b| a.cmp(&b));
         let docs: Vec<usize> = out.iter().map(|h| h.doc).collect();
         assert_eq!(docs[0], 5);
         let mut agreed = docs[1..3].to_vec();
