@@ -15,6 +15,7 @@ use crate::session::{LoadedSchema, Session};
 use crate::validate::HANDLE_PREFIX;
 use serde::Deserialize;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -288,8 +289,23 @@ fn stale(why: &str) -> Error {
 }
 
 impl Runtime {
-    /// The session's model-visible tools in a provider format, with bytes and wire names.
+    /// The session's model-visible tools in a provider format, with bytes and
+    /// wire names; records what each wire name meant so later calls bind to it.
     pub fn export_tools(
+        &mut self,
+        sid: &str,
+        format: crate::formats::Format,
+    ) -> Result<crate::formats::Export> {
+        let export = self.current_export(sid, format)?;
+        let bound = self.bindings(&export);
+        if let Some(session) = self.sessions.get_mut(sid) {
+            session.exported.insert(format, bound);
+        }
+        Ok(export)
+    }
+
+    /// The export as it would be now, without recording it.
+    fn current_export(
         &self,
         sid: &str,
         format: crate::formats::Format,
@@ -301,22 +317,66 @@ impl Runtime {
         ))
     }
 
+    /// Wire name → (canonical name, descriptor version; empty for discovery tools).
+    fn bindings(&self, export: &crate::formats::Export) -> BTreeMap<String, (String, String)> {
+        let version = |canonical: &str| {
+            self.lookup(canonical)
+                .filter(|e| e.descriptor.name == canonical)
+                .map(|e| e.descriptor.version.clone())
+                .unwrap_or_default()
+        };
+        export
+            .names
+            .iter()
+            .map(|(w, c)| (w.clone(), (c.clone(), version(c))))
+            .collect()
+    }
+
     /// The canonical name behind a tool name a model called in `format`: only
-    /// names in the session's current export count (`tool.unknown` otherwise).
+    /// names in the session's current export count (`tool.unknown` otherwise),
+    /// and once the session exported `format`, only with the meaning and
+    /// descriptor version that export gave them.
     pub fn model_call_target(
         &self,
         sid: &str,
         format: crate::formats::Format,
         wire: &str,
     ) -> Result<String> {
-        let export = self.export_tools(sid, format)?;
-        let dynamic = self.session(sid)?.is_dynamic();
-        export.canonical(wire).map(str::to_string).map_err(|e| {
+        let export = self.current_export(sid, format)?;
+        let session = self.session(sid)?;
+        let dynamic = session.is_dynamic();
+        let canonical = export.canonical(wire).map_err(|e| {
             if dynamic {
                 e
             } else {
                 e.with_next_action("call a tool by a name from the current tool list")
             }
-        })
+        })?;
+        let Some(sent) = session.exported.get(&format) else {
+            return Ok(canonical.to_string());
+        };
+        let now = self.bindings(&export).remove(wire);
+        match sent.get(wire) {
+            Some(seen) if Some(seen) == now.as_ref() => Ok(canonical.to_string()),
+            None if dynamic => Ok(canonical.to_string()),
+            _ => Err(changed(wire, dynamic)),
+        }
     }
+}
+
+/// A wire name whose tool (or its descriptor) changed since the list was sent.
+fn changed(wire: &str, dynamic: bool) -> Error {
+    let next = if dynamic {
+        "call tool_inspect again, then call the tool by the name the current tool list shows"
+    } else {
+        "the tool list changed since it was sent: send the current tool list again and call a tool by a name from it"
+    };
+    Error::new(
+        ErrorCode::ToolUnknown,
+        format!(
+            "`{wire}` means a different tool (or version) than in the tool list this session sent"
+        ),
+    )
+    .with_tool(wire)
+    .with_next_action(next)
 }

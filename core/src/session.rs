@@ -95,6 +95,8 @@ pub struct Session {
     pub(crate) registry_generation: u64,
     pub(crate) counter: u64,
     pub(crate) initial_footprint: u64,
+    /// Per format, the last export handed out: wire name → (canonical name, descriptor version).
+    pub(crate) exported: BTreeMap<crate::formats::Format, BTreeMap<String, (String, String)>>,
     /// Host time at creation.
     pub created_ms: u64,
 }
@@ -152,6 +154,7 @@ impl Session {
             registry_generation: registry.generation(),
             counter: 0,
             initial_footprint: 0,
+            exported: BTreeMap::new(),
             created_ms: now_ms,
         };
         s.effective_version = s.compute_version(registry);

@@ -253,3 +253,95 @@ fn a_handle_never_resolves_to_another_tool_even_under_the_same_secret() {
         (CallStatus::Ok, vec!["x_tool".to_string()])
     );
 }
+
+/// Refuse `wire` the way dispatchModelCall does; nothing may run.
+fn refuse_wire(rt: &mut Runtime, sid: &str, format: Format, wire: &str) -> String {
+    let err = rt
+        .model_call_target(sid, format, wire)
+        .expect_err("the wire name changed meaning: refused");
+    assert_eq!(err.code, ErrorCode::ToolUnknown, "{wire}");
+    let mut now = 10;
+    let step = rt.refuse_call(sid, &err, json!({}), now);
+    let d = drive(rt, step, &Script::default(), &mut now);
+    assert_eq!(
+        (d.outcome.status, d.outcome.stage),
+        (CallStatus::Refused, Stage::Resolve)
+    );
+    assert!(d.executed.is_empty(), "{:?}", d.executed);
+    err.next_action.unwrap_or_default()
+}
+
+#[test]
+fn a_wire_name_binds_to_the_export_the_model_saw_not_a_later_registry() {
+    let mut rt = runtime(&[native("a.b", "seen"), native("x", "v1")]);
+    let sid = session(&mut rt, false, 6);
+    let seen = rt.export_tools(&sid, Format::Anthropic).expect("export");
+    assert_eq!(seen.names["a_b"], "a.b");
+    assert_eq!(
+        rt.model_call_target(&sid, Format::Anthropic, "a_b"),
+        Ok("a.b".into())
+    );
+    // An unrelated change keeps the export's meaning: calls still work.
+    rt.register_values(&[native("c", "unrelated")], 1)
+        .expect("register c");
+    assert_eq!(
+        rt.model_call_target(&sid, Format::Anthropic, "a_b"),
+        Ok("a.b".into())
+    );
+    assert_eq!(
+        rt.model_call_target(&sid, Format::Anthropic, "x"),
+        Ok("x".into())
+    );
+    // A new tool takes the wire name `a_b`: the model's `a_b` meant `a.b`.
+    rt.register_values(&[native("a_b", "new, never shown")], 2)
+        .expect("register a_b");
+    let next = refuse_wire(&mut rt, &sid, Format::Anthropic, "a_b");
+    assert!(next.contains("send the current tool list"), "{next}");
+    // `a.b`'s new wire name and `c` were never in the export the model saw.
+    let moved = rt.registry().wire_names()["a.b"].clone();
+    assert_ne!(moved, "a_b");
+    for wire in [moved.as_str(), "c"] {
+        refuse_wire(&mut rt, &sid, Format::Anthropic, wire);
+    }
+    // The same tool with a new descriptor version is not the one the model saw.
+    rt.register_values(&[native("x", "v2")], 3)
+        .expect("x changes");
+    refuse_wire(&mut rt, &sid, Format::Anthropic, "x");
+    // A format never exported keeps today's rule (the live export).
+    assert_eq!(
+        rt.model_call_target(&sid, Format::OpenaiChat, "a_b"),
+        Ok("a_b".into())
+    );
+    // Sending the current list again binds the new meanings.
+    let again = rt.export_tools(&sid, Format::Anthropic).expect("export");
+    assert_eq!(again.names["a_b"], "a_b");
+    for (wire, canonical) in [("a_b", "a_b"), (moved.as_str(), "a.b"), ("x", "x")] {
+        assert_eq!(
+            rt.model_call_target(&sid, Format::Anthropic, wire),
+            Ok(canonical.into())
+        );
+    }
+}
+
+#[test]
+fn a_dynamic_export_never_runs_a_changed_descriptor() {
+    let mut rt = runtime(&[native("a.b", "v1")]);
+    let sid = session(&mut rt, true, 7);
+    rt.tool_inspect(&sid, &json!({"name": "a.b"}), 1)
+        .expect("inspect");
+    let seen = rt.export_tools(&sid, Format::OpenaiChat).expect("export");
+    assert_eq!(seen.names["a_b"], "a.b");
+    rt.register_values(&[native("a.b", "v2")], 2)
+        .expect("a.b changes");
+    let next = refuse_wire(&mut rt, &sid, Format::OpenaiChat, "a_b");
+    assert!(next.contains("tool_inspect"), "{next}");
+    // Inspected again, the name still waits for the list to be sent again.
+    rt.tool_inspect(&sid, &json!({"name": "a.b"}), 3)
+        .expect("inspect");
+    refuse_wire(&mut rt, &sid, Format::OpenaiChat, "a_b");
+    rt.export_tools(&sid, Format::OpenaiChat).expect("export");
+    assert_eq!(
+        rt.model_call_target(&sid, Format::OpenaiChat, "a_b"),
+        Ok("a.b".into())
+    );
+}

@@ -8,8 +8,7 @@
 //! provider-safe, unique wire names that map back to each canonical name.
 #![no_main]
 
-use holaryn_core::builtin::ModelTool;
-use holaryn_core::formats::{export, parse_call, result_shape, wire_name, Format};
+use holaryn_core::formats::{self, is_provider_safe, parse_call, result_shape, wire_name, Format};
 use holaryn_core::ErrorCode;
 use holaryn_fuzz::{json_input, strings_in};
 use libfuzzer_sys::fuzz_target;
@@ -90,14 +89,8 @@ fn wire_names(v: &Value) {
     let mut names = Vec::new();
     strings_in(v, &mut names);
     names.truncate(32);
-    let tools: Vec<ModelTool> = names
-        .iter()
-        .map(|n| ModelTool {
-            name: n.clone(),
-            description: String::new(),
-            input_schema: json!({"type": "object"}),
-        })
-        .collect();
+    names.sort();
+    names.dedup();
     for n in &names {
         let w = wire_name(n);
         assert!(!w.is_empty() && w.len() <= 64, "{w:?}");
@@ -105,20 +98,26 @@ fn wire_names(v: &Value) {
             .bytes()
             .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-'));
     }
-    for format in [
-        Format::Anthropic,
-        Format::OpenaiChat,
-        Format::OpenaiResponses,
-    ] {
-        let ex = export(&tools, format);
-        for (t, out) in tools.iter().zip(&ex.tools) {
-            let wire = out
-                .get("name")
-                .or_else(|| out.get("function").and_then(|f| f.get("name")))
-                .and_then(Value::as_str)
-                .expect("an exported name");
-            assert!(wire.len() <= 64, "{wire:?}");
-            assert_eq!(ex.names.get(wire), Some(&t.name), "{wire:?} maps elsewhere");
+    // The registry-wide assignment `export` uses: every name gets one
+    // provider-safe wire name, no two names share one, a safe name keeps its
+    // own, and no other name takes a registered name.
+    let registered = |w: &str| names.iter().any(|n| n == w);
+    let tagged = formats::wire_names(names.iter().map(String::as_str), &registered);
+    let mut seen = std::collections::BTreeSet::new();
+    for n in &names {
+        let wire = if is_provider_safe(n) {
+            n.clone()
+        } else {
+            tagged.get(n).cloned().unwrap_or_else(|| wire_name(n))
+        };
+        assert!(wire.len() <= 64, "{wire:?}");
+        assert!(is_provider_safe(&wire), "{wire:?}");
+        if &wire != n {
+            assert!(
+                !registered(&wire),
+                "{n:?} took the registered name {wire:?}"
+            );
         }
+        assert!(seen.insert(wire.clone()), "{wire:?} given out twice");
     }
 }

@@ -74,6 +74,33 @@ test("a wire name is its own tool's; a name outside the current export is refuse
   assert.deepEqual(ran, ["gh_create_issue", "a.b"], "nothing else ran");
 });
 
+test("a wire name means what the session's last export said: a remapped or changed tool is refused, not run", async () => {
+  const rt = new HolarynRuntime();
+  rt.registerTools([native("a.b", "seen"), native("x", "v1")]);
+  const s = rt.createSession({ dynamicDiscovery: false }, secret(3));
+  assert.deepEqual(s.exportTools("anthropic").names, { a_b: "a.b", x: "x" });
+  const ran = [];
+  const host = { execute: (req) => (ran.push(req.tool), { ok: true }), approve: async () => true };
+  const call = async (name) => {
+    const r = await s.dispatchModelCall("anthropic", { type: "tool_use", id: "1", name, input: { path: "p" } }, host);
+    return r.is_error ? JSON.parse(r.content).error : null;
+  };
+  assert.equal(await call("a_b"), null);
+  assert.deepEqual(ran, ["a.b"]);
+  rt.registerTools([native("a_b", "new, never shown", { annotations: { destructiveHint: true } })]);
+  rt.registerTools([native("x", "v2")]);
+  for (const name of ["a_b", "x"]) {
+    const err = await call(name);
+    assert.equal(err?.code, "tool.unknown", name);
+    assert.match(err.nextAction, /send the current tool list/);
+  }
+  assert.deepEqual(ran, ["a.b"], "neither the new a_b nor the changed x ran");
+  const { names } = s.exportTools("anthropic");
+  assert.equal(names.a_b, "a_b");
+  for (const name of ["a_b", "x", Object.keys(names).find((w) => names[w] === "a.b")]) assert.equal(await call(name), null, name);
+  assert.deepEqual(ran, ["a.b", "a_b", "x", "a.b"]);
+});
+
 test("a handle binds its tool: the same secret in another runtime never runs a different tool", async () => {
   const a = new HolarynRuntime();
   const b = new HolarynRuntime();
