@@ -15,14 +15,23 @@ export function baseSpecs(HolarynRuntime) {
   return specs;
 }
 
-/** `n` tools: the base tools, then copies renamed `…_vK` under provider `…_vK`. */
+/**
+ * `n` tools: the base tools, then copies under provider `…_vK`, renamed
+ * `provider_vK/name` (a qualified name must read as its own provider's).
+ */
 export function catalog(base, n) {
   const out = [];
   for (let i = 0; out.length < n; i++) {
     const t = base[i % base.length];
     const copy = Math.floor(i / base.length);
-    if (copy === 0) out.push(t);
-    else out.push({ ...t, name: `${t.name}_v${copy}`, provider: { ...t.provider, id: `${t.provider.id}_v${copy}` } });
+    if (copy === 0) {
+      out.push(t);
+      continue;
+    }
+    const id = `${t.provider.id}_v${copy}`;
+    const prefix = `${t.provider.id}/`;
+    const name = t.name.startsWith(prefix) ? `${id}/${t.name.slice(prefix.length)}` : `${t.name}_v${copy}`;
+    out.push({ ...t, name, provider: { ...t.provider, id } });
   }
   return out;
 }
