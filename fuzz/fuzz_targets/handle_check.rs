@@ -30,6 +30,7 @@ fuzz_target!(|data: &[u8]| {
     for i in 0..(b.byte() % 5) {
         let binding = Binding {
             tool: format!("tool{}", b.byte() % 4),
+            tool_version: format!("t{}", b.byte() % 2),
             registry_version: format!("v{i}"),
             schema_hash: "s".into(),
         };
