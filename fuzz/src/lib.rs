@@ -347,6 +347,8 @@ pub fn strings_in(v: &Value, out: &mut Vec<String>) {
 
 /// True when 1-based `line`:`column` (UTF-16 units) is inside `text` or just past its end.
 pub fn inside(text: &str, line: u32, column: u32) -> bool {
+    // Lines end at `\n`, `\r\n` or a lone `\r`, as `line_col_utf16` counts them.
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let Some(l) = text.split('\n').nth((line as usize).wrapping_sub(1)) else {
         return false;
     };
