@@ -8,7 +8,6 @@
 mod catalogs;
 
 use holaryn_core::semantic::{EmbedFailure, SearchStep};
-use holaryn_core::session::SessionOptions;
 use holaryn_core::Runtime;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -70,16 +69,7 @@ fn main() {
     let data: Value =
         serde_json::from_str(&std::fs::read_to_string(&vectors).expect("vectors")).expect("json");
     rt.import_embeddings(&data).expect("import");
-    let sid = rt
-        .create_session(
-            SessionOptions {
-                dynamic_discovery: true,
-                ..Default::default()
-            },
-            &[7; 32],
-            0,
-        )
-        .expect("session");
+    let sid = catalogs::dynamic_session(&mut rt);
     // kind/split -> [n, lexical top1, lexical in8, fused top1, fused in8]
     let mut table: BTreeMap<String, [usize; 5]> = BTreeMap::new();
     let mut missing = 0;

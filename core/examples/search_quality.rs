@@ -9,7 +9,6 @@
 mod catalogs;
 
 use holaryn_core::registry::Update;
-use holaryn_core::session::SessionOptions;
 use holaryn_core::Runtime;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -41,16 +40,7 @@ fn main() {
     )
     .expect("json");
     rt.register_values(&native, 0).expect("native");
-    let sid = rt
-        .create_session(
-            SessionOptions {
-                dynamic_discovery: true,
-                ..Default::default()
-            },
-            &[7; 32],
-            0,
-        )
-        .expect("session");
+    let sid = catalogs::dynamic_session(&mut rt);
     let text = std::fs::read_to_string(&file).expect("requests.jsonl");
     // kind -> (n, top1, any8, mrr)
     let mut per: BTreeMap<String, (u32, u32, u32, f64)> = BTreeMap::new();

@@ -72,3 +72,13 @@ pub fn catalog_specs(dir: &Path, skip: Option<&str>) -> Vec<ToolSpec> {
     }
     specs
 }
+
+#[allow(dead_code)] // not every example creates a session
+/// A dynamic-discovery session with a fixed handle secret (examples only).
+pub fn dynamic_session(rt: &mut Runtime) -> String {
+    let options = holaryn_core::session::SessionOptions {
+        dynamic_discovery: true,
+        ..Default::default()
+    };
+    rt.create_session(options, &[7; 32], 0).expect("session")
+}
