@@ -8,9 +8,16 @@ const fixtures = join(dirname(fileURLToPath(import.meta.url)), "../tests/fixture
 /** Every fixture tool, names qualified by provider (parsed by the package's own parser). */
 export function baseSpecs(HolarynRuntime) {
   const specs = [];
-  for (const f of readdirSync(fixtures).filter((f) => f.endsWith(".json")).sort()) {
+  for (const f of readdirSync(fixtures)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const provider = f.replace(/\.json$/, "");
-    specs.push(...HolarynRuntime.parseCatalog(f, readFileSync(join(fixtures, f), "utf8"), { providerId: provider, qualifyNames: true }));
+    specs.push(
+      ...HolarynRuntime.parseCatalog(f, readFileSync(join(fixtures, f), "utf8"), {
+        providerId: provider,
+        qualifyNames: true,
+      }),
+    );
   }
   return specs;
 }

@@ -13,15 +13,26 @@ import { baseSpecs, catalog, schemaText } from "./fixture-catalog.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SIZES = (process.env.BENCH_SIZES ?? "300,3000,10000,30000").split(",").map(Number);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 15);
-const QUERIES = ["create a github issue", "read a file", "take a screenshot of the page", "send a slack message",
-  "find and read the release notes", "list kubernetes pods", "query the database", "search the web"];
+const QUERIES = [
+  "create a github issue",
+  "read a file",
+  "take a screenshot of the page",
+  "send a slack message",
+  "find and read the release notes",
+  "list kubernetes pods",
+  "query the database",
+  "search the web",
+];
 
 function print(r) {
-  const h = r.holaryn, m = r.minisearch;
+  const h = r.holaryn,
+    m = r.minisearch;
   const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
   console.log(`${String(r.tools).padStart(6)} tools (holaryn | minisearch | holaryn/minisearch)`);
   const line = (what, a, b, unit) =>
-    console.log(`  ${what.padEnd(30)} ${a.toFixed(unit === "MB" ? 1 : 2).padStart(10)} ${unit} | ${b.toFixed(unit === "MB" ? 1 : 2).padStart(10)} ${unit} | ${ratio(a, b)}`);
+    console.log(
+      `  ${what.padEnd(30)} ${a.toFixed(unit === "MB" ? 1 : 2).padStart(10)} ${unit} | ${b.toFixed(unit === "MB" ? 1 : 2).padStart(10)} ${unit} | ${ratio(a, b)}`,
+    );
   line("register (addAll)", h.registerMs, m.addAllMs, "ms");
   line("first search", h.firstSearchMs, m.firstSearchMs, "ms");
   line("register + first search", h.registerMs + h.firstSearchMs, m.addAllMs + m.firstSearchMs, "ms");
@@ -33,16 +44,21 @@ function print(r) {
 
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const rss = () => { global.gc?.(); global.gc?.(); return process.memoryUsage().rss / 1e6; };
+const rss = () => {
+  global.gc?.();
+  global.gc?.();
+  return process.memoryUsage().rss / 1e6;
+};
 
 function searchP50(search) {
   for (const q of QUERIES) search(q);
   const us = [];
-  for (let r = 0; r < 5; r++) for (const q of QUERIES) {
-    const t0 = process.hrtime.bigint();
-    search(q);
-    us.push(Number(process.hrtime.bigint() - t0) / 1000);
-  }
+  for (let r = 0; r < 5; r++)
+    for (const q of QUERIES) {
+      const t0 = process.hrtime.bigint();
+      search(q);
+      us.push(Number(process.hrtime.bigint() - t0) / 1000);
+    }
   return median(us);
 }
 
@@ -91,8 +107,14 @@ async function one(n) {
 
   // MiniSearch, same fields
   const doc = (t, id) => ({
-    id, name: t.name.replace(/[_\-/.]/g, " "), title: t.title ?? "", description: t.description ?? "",
-    schema: schemaText(t.inputSchema), permissions: (t.permissions ?? []).join(" "), provider: t.provider.id, source: t.source,
+    id,
+    name: t.name.replace(/[_\-/.]/g, " "),
+    title: t.title ?? "",
+    description: t.description ?? "",
+    schema: schemaText(t.inputSchema),
+    permissions: (t.permissions ?? []).join(" "),
+    provider: t.provider.id,
+    source: t.source,
   });
   const m0 = rss();
   const mini = new MiniSearch({
@@ -123,8 +145,22 @@ async function one(n) {
   const mP50 = searchP50((q) => mini.search(q).slice(0, 8));
   return {
     tools: n,
-    holaryn: { registerMs, firstSearchMs, changeSearchMs: median(change), removeSearchMs: median(remove), searchP50Us: hP50, rssMb: holarynRss },
-    minisearch: { addAllMs, firstSearchMs: mFirstMs, replaceSearchMs: median(replace), discardSearchMs: median(discard), searchP50Us: mP50, rssMb: miniRss },
+    holaryn: {
+      registerMs,
+      firstSearchMs,
+      changeSearchMs: median(change),
+      removeSearchMs: median(remove),
+      searchP50Us: hP50,
+      rssMb: holarynRss,
+    },
+    minisearch: {
+      addAllMs,
+      firstSearchMs: mFirstMs,
+      replaceSearchMs: median(replace),
+      discardSearchMs: median(discard),
+      searchP50Us: mP50,
+      rssMb: miniRss,
+    },
   };
 }
 
@@ -134,7 +170,9 @@ if (process.argv[2] === "--one") {
   const rows = [];
   for (const n of SIZES) {
     const out = execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--one", String(n)], {
-      encoding: "utf8", maxBuffer: 1 << 24, stdio: ["ignore", "pipe", "inherit"],
+      encoding: "utf8",
+      maxBuffer: 1 << 24,
+      stdio: ["ignore", "pipe", "inherit"],
     });
     const row = JSON.parse(out.trim().split("\n").pop());
     rows.push(row);

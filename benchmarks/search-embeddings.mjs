@@ -16,8 +16,13 @@ const vectors = JSON.parse(readFileSync(join(fixtures, "embeddings/minilm-l6-v2.
 
 function runtime() {
   const rt = new HolarynRuntime();
-  for (const f of readdirSync(join(fixtures, "mcp")).filter((f) => f.endsWith(".json")).sort()) {
-    rt.registerCatalog(f, readFileSync(join(fixtures, "mcp", f), "utf8"), { providerId: f.replace(/\.json$/, ""), qualifyNames: true });
+  for (const f of readdirSync(join(fixtures, "mcp"))
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
+    rt.registerCatalog(f, readFileSync(join(fixtures, "mcp", f), "utf8"), {
+      providerId: f.replace(/\.json$/, ""),
+      qualifyNames: true,
+    });
   }
   rt.registerTools(JSON.parse(readFileSync(join(fixtures, "search/native_tools.json"), "utf8")));
   return rt;
@@ -51,5 +56,7 @@ for (let r = 0; r < ROUNDS; r++) {
 const p = (v, q) => [...v].sort((a, b) => a - b)[Math.floor(q * (v.length - 1))];
 console.log(`${rt.size} tools, ${queries.length} queries x ${ROUNDS} rounds (${partial} lacked a vector)`);
 for (const [name, v] of Object.entries(t)) {
-  console.log(`${name.padEnd(6)} p50 ${p(v, 0.5).toFixed(0).padStart(6)} µs  p95 ${p(v, 0.95).toFixed(0).padStart(6)} µs  x${(p(v, 0.5) / p(t.words, 0.5)).toFixed(2)} of words`);
+  console.log(
+    `${name.padEnd(6)} p50 ${p(v, 0.5).toFixed(0).padStart(6)} µs  p95 ${p(v, 0.95).toFixed(0).padStart(6)} µs  x${(p(v, 0.5) / p(t.words, 0.5)).toFixed(2)} of words`,
+  );
 }

@@ -95,22 +95,32 @@ async function main() {
     const emb = loadEmbedder(opts.embeddings, HolarynRuntime);
     if (emb.ok) {
       systems.push(await run("holaryn+embedder", holarynSearch(emb), requests));
-      if (emb.misses()) embedNote = `${emb.misses()} text(s) had no vector in ${opts.embeddings}: those searches were lexical only`;
+      if (emb.misses())
+        embedNote = `${emb.misses()} text(s) had no vector in ${opts.embeddings}: those searches were lexical only`;
     } else embedNote = `not run: ${emb.reason}`;
   }
 
   console.log(`tool_search quality: ${requests.length} requests over ${holaryn.tools} tools (top ${TOP})`);
-  console.log("bm25 = MiniSearch 7.2 (BM25+, OR of terms, fields name [split at _-/. and camelCase] + description, no boosts, no prefix/fuzzy)\n");
+  console.log(
+    "bm25 = MiniSearch 7.2 (BM25+, OR of terms, fields name [split at _-/. and camelCase] + description, no boosts, no prefix/fuzzy)\n",
+  );
   console.log(table(systems, KINDS));
   if (embedNote) console.log(`\nembedder mode: ${embedNote}`);
   for (const s of systems) {
     const errors = s.rows.filter((r) => r.error);
-    if (errors.length) console.log(`${s.name}: ${errors.length} request(s) failed, counted as misses (first: ${errors[0].id}: ${errors[0].error})`);
+    if (errors.length)
+      console.log(
+        `${s.name}: ${errors.length} request(s) failed, counted as misses (first: ${errors[0].id}: ${errors[0].error})`,
+      );
   }
 
   let commit = null;
   try {
-    commit = execFileSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    commit = execFileSync("git", ["rev-parse", "HEAD"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     commit = null;
   }
@@ -130,12 +140,14 @@ async function main() {
       nothingFits: s.nothingFits,
       errors: s.rows.filter((r) => r.error).map((r) => ({ id: r.id, error: r.error })),
       // Per-request rankings for the dev half only: tune on dev, only report test.
-      dev: s.rows.filter((r) => r.split === "dev").map((r) => ({ id: r.id, ranked: r.ranked, nothingFits: r.nothingFits })),
+      dev: s.rows
+        .filter((r) => r.split === "dev")
+        .map((r) => ({ id: r.id, ranked: r.ranked, nothingFits: r.nothingFits })),
     })),
   };
   mkdirSync(opts.out, { recursive: true });
   const file = join(opts.out, `search-quality-${date.slice(0, 10)}.json`);
-  writeFileSync(file, JSON.stringify(report, null, 2) + "\n");
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwrote ${file}`);
 }
 

@@ -13,16 +13,46 @@ const SIZES = (process.env.BENCH_SIZES ?? "300,3000,30000").split(",").map(Numbe
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 const QUERIES = [
-  "create a github issue", "find files by name", "read a file", "take a screenshot of the page",
-  "remember this fact about the user", "search the web", "list pull requests", "send a slack message",
-  "query the database", "delete a branch", "refund a payment", "get the weather forecast",
-  "find and read the release notes", "navigate to a url", "list kubernetes pods", "update a linear ticket",
-  "create a calendar event", "upload a file to drive", "get current time in a timezone", "run a sql query",
-  "click a button on the page", "search notion pages", "list directory contents", "commit changes to git",
-  "fetch a web page as markdown", "create a chart", "geocode an address", "list stripe customers",
-  "send an email", "create a jira ticket", "scrape a website", "get pipeline status", "deploy to heroku",
-  "search documentation for a library", "write a file", "list issues assigned to me", "merge a pull request",
-  "get feature flag", "read console logs", "create a memory entity",
+  "create a github issue",
+  "find files by name",
+  "read a file",
+  "take a screenshot of the page",
+  "remember this fact about the user",
+  "search the web",
+  "list pull requests",
+  "send a slack message",
+  "query the database",
+  "delete a branch",
+  "refund a payment",
+  "get the weather forecast",
+  "find and read the release notes",
+  "navigate to a url",
+  "list kubernetes pods",
+  "update a linear ticket",
+  "create a calendar event",
+  "upload a file to drive",
+  "get current time in a timezone",
+  "run a sql query",
+  "click a button on the page",
+  "search notion pages",
+  "list directory contents",
+  "commit changes to git",
+  "fetch a web page as markdown",
+  "create a chart",
+  "geocode an address",
+  "list stripe customers",
+  "send an email",
+  "create a jira ticket",
+  "scrape a website",
+  "get pipeline status",
+  "deploy to heroku",
+  "search documentation for a library",
+  "write a file",
+  "list issues assigned to me",
+  "merge a pull request",
+  "get feature flag",
+  "read console logs",
+  "create a memory entity",
 ];
 
 function pct(xs, p) {
@@ -65,10 +95,18 @@ for (const n of SIZES) {
       storeFields: ["name"],
       searchOptions: { boost: { name: 3, title: 2 }, prefix: true },
     });
-    m.addAll(tools.map((t, id) => ({
-      id, name: t.name.replace(/[_\-/.]/g, " "), title: t.title ?? "", description: t.description ?? "",
-      schema: schemaText(t.inputSchema), permissions: (t.permissions ?? []).join(" "), provider: t.provider.id, source: t.source,
-    })));
+    m.addAll(
+      tools.map((t, id) => ({
+        id,
+        name: t.name.replace(/[_\-/.]/g, " "),
+        title: t.title ?? "",
+        description: t.description ?? "",
+        schema: schemaText(t.inputSchema),
+        permissions: (t.permissions ?? []).join(" "),
+        provider: t.provider.id,
+        source: t.source,
+      })),
+    );
     return m;
   });
   const mem2 = process.memoryUsage();
@@ -88,7 +126,10 @@ for (const n of SIZES) {
 }
 const targets = { p50At300Us: 20, p50At30000Us: 1000 };
 mkdirSync(join(root, "benchmarks/results"), { recursive: true });
-writeFileSync(join(root, "benchmarks/results/search-speed.json"), JSON.stringify({ queries: QUERIES.length, rounds: ROUNDS, targets, results }, null, 2));
+writeFileSync(
+  join(root, "benchmarks/results/search-speed.json"),
+  JSON.stringify({ queries: QUERIES.length, rounds: ROUNDS, targets, results }, null, 2),
+);
 for (const r of results) {
   if (r.speedupP50 < 1) console.log(`NOTE: slower than MiniSearch at ${r.tools} tools`);
 }

@@ -38,5 +38,5 @@ for (const [build, rel, shipped] of files) {
 }
 mkdirSync(join(root, "benchmarks/results"), { recursive: true });
 const out = { measuredAt: new Date().toISOString(), budgetGzipBytes: BUDGET, rows };
-writeFileSync(join(root, "benchmarks/results/wasm-size.json"), JSON.stringify(out, null, 2) + "\n");
+writeFileSync(join(root, "benchmarks/results/wasm-size.json"), `${JSON.stringify(out, null, 2)}\n`);
 console.log("wrote benchmarks/results/wasm-size.json");

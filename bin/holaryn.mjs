@@ -62,7 +62,7 @@ async function main(argv) {
     case undefined:
     case "help":
     case "--help":
-      process.stdout.write(USAGE + "\n");
+      process.stdout.write(`${USAGE}\n`);
       return cmd ? 0 : 2;
     default:
       throw new CliError(`unknown command \`${cmd}\`\n${USAGE}`);
@@ -72,7 +72,7 @@ async function main(argv) {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e) => {
-    process.stderr.write(`holaryn: ${e instanceof CliError ? e.message : e?.stack ?? e}\n`);
+    process.stderr.write(`holaryn: ${e instanceof CliError ? e.message : (e?.stack ?? e)}\n`);
     process.exit(e instanceof CliError ? e.exitCode : 1);
   },
 );

@@ -20,13 +20,22 @@ export async function runAgent(session, host, say) {
     if (signal.aborted || r.outcome?.status === "cancelled") throw new Stopped();
     return r;
   };
-  const brief = (r) => (r.isError ? `${r.outcome?.code ?? "error"}: ${r.outcome?.message ?? JSON.stringify(r.content)}` : "ok");
+  const brief = (r) =>
+    r.isError ? `${r.outcome?.code ?? "error"}: ${r.outcome?.message ?? JSON.stringify(r.content)}` : "ok";
 
   say("step", `tool_search "${QUERY}"`);
   const found = await step("tool_search", { query: QUERY });
   if (found.isError) return say("refused", `tool_search failed: ${JSON.stringify(found.content)}`);
   const results = found.content.results ?? [];
-  say("info", `top results: ${results.slice(0, 4).map((r) => `${r.name} (${r.state})`).join(", ") || "none"}`);
+  say(
+    "info",
+    `top results: ${
+      results
+        .slice(0, 4)
+        .map((r) => `${r.name} (${r.state})`)
+        .join(", ") || "none"
+    }`,
+  );
   const glob = results.find((r) => r.name === "glob_files") ?? results.find((r) => r.state === "available");
   if (!glob) return say("refused", "nothing usable was found; the model stops here");
 
@@ -34,7 +43,11 @@ export async function runAgent(session, host, say) {
     say("step", `tool_inspect ${name}`);
     const r = await step("tool_inspect", { name });
     if (r.isError) say("refused", `tool_inspect ${name}: ${JSON.stringify(r.content)}`);
-    else say(r.content.loaded ? "ok" : "info", `${name}: ${r.content.availability.state}${r.content.loaded ? ", schema loaded" : ` — ${r.content.availability.reason}`}`);
+    else
+      say(
+        r.content.loaded ? "ok" : "info",
+        `${name}: ${r.content.availability.state}${r.content.loaded ? ", schema loaded" : ` — ${r.content.availability.reason}`}`,
+      );
     return r.isError ? null : r.content;
   };
 
@@ -58,7 +71,10 @@ export async function runAgent(session, host, say) {
   if (del?.loaded) {
     say("step", `delete_file {"path": "src/main.rs"} (destructive: waits for your answer)`);
     const r = await step("delete_file", { path: "src/main.rs" });
-    say(r.isError ? "refused" : "ok", `delete_file → ${r.outcome?.status ?? brief(r)}${r.isError ? ` (${r.outcome?.code})` : ""}`);
+    say(
+      r.isError ? "refused" : "ok",
+      `delete_file → ${r.outcome?.status ?? brief(r)}${r.isError ? ` (${r.outcome?.code})` : ""}`,
+    );
   }
 
   if (session.boundedCodeMode && g?.handle && read?.handle) {
@@ -67,7 +83,10 @@ export async function runAgent(session, host, say) {
     say("step", "run_tool_code (two calls in one program)");
     const r = await step("run_tool_code", { code });
     const trace = r.content?.trace ?? [];
-    say(r.isError ? "refused" : "ok", `run_tool_code → ${r.content?.status ?? brief(r)}: ${trace.length} call(s)${trace.map((c) => `; ${c.tool} ${c.status}`).join("")}`);
+    say(
+      r.isError ? "refused" : "ok",
+      `run_tool_code → ${r.content?.status ?? brief(r)}: ${trace.length} call(s)${trace.map((c) => `; ${c.tool} ${c.status}`).join("")}`,
+    );
   }
   say("info", "the agent flow finished");
 }

@@ -82,7 +82,8 @@ function newSession() {
   app.session?.close();
   app.session = next;
   $("#session-id").textContent = next.id;
-  $("#session-mode").textContent = `${next.dynamicDiscovery ? "dynamic discovery" : "static (discovery off)"}, bounded code ${next.boundedCodeMode ? "on" : "off"}`;
+  $("#session-mode").textContent =
+    `${next.dynamicDiscovery ? "dynamic discovery" : "static (discovery off)"}, bounded code ${next.boundedCodeMode ? "on" : "off"}`;
   refresh();
 }
 
@@ -96,11 +97,24 @@ function refresh() {
     const s = app.session;
     if (!s) return;
     const rows = s.capabilityTable();
-    view.fillFilter($("#filter-state"), rows.map((r) => r.availability.state), "all states");
-    view.fillFilter($("#filter-source"), rows.map((r) => r.source), "all sources");
-    view.renderTable(rows, { state: $("#filter-state").value, source: $("#filter-source").value, text: $("#filter-text").value });
+    view.fillFilter(
+      $("#filter-state"),
+      rows.map((r) => r.availability.state),
+      "all states",
+    );
+    view.fillFilter(
+      $("#filter-source"),
+      rows.map((r) => r.source),
+      "all sources",
+    );
+    view.renderTable(rows, {
+      state: $("#filter-state").value,
+      source: $("#filter-source").value,
+      text: $("#filter-text").value,
+    });
     const fp = s.footprint();
-    $("#footprint").textContent = `${s.modelTools().length} tools, ${(fp.now / 1024).toFixed(1)} KiB (static would be ${(fp.staticEquivalent / 1024).toFixed(1)} KiB)`;
+    $("#footprint").textContent =
+      `${s.modelTools().length} tools, ${(fp.now / 1024).toFixed(1)} KiB (static would be ${(fp.staticEquivalent / 1024).toFixed(1)} KiB)`;
     view.renderWarnings($("#policy-warnings"), s.policyWarnings());
     $("#registry-version").textContent = view.short(s.version);
     $("#registry-version").title = s.version;
@@ -172,11 +186,18 @@ async function manualCall(ev) {
   try {
     if ($("#call-inspect").checked) {
       const seen = app.session.inspect({ name: target });
-      if (!seen.loaded) view.transcript("info", `tool_inspect ${target}: ${seen.availability.state} — ${seen.availability.reason}`);
+      if (!seen.loaded)
+        view.transcript("info", `tool_inspect ${target}: ${seen.availability.state} — ${seen.availability.reason}`);
     }
     const o = await app.session.call(target, args, hostFor(ctl.signal));
-    const detail = o.status === "ok" ? JSON.stringify(o.output) : `${o.code}: ${o.message}${o.nextAction ? ` — next: ${o.nextAction}` : ""}`;
-    view.transcript(o.status === "ok" ? "ok" : "refused", `${o.tool ?? target} → ${o.status} (${o.stage}) ${detail}`.slice(0, 400));
+    const detail =
+      o.status === "ok"
+        ? JSON.stringify(o.output)
+        : `${o.code}: ${o.message}${o.nextAction ? ` — next: ${o.nextAction}` : ""}`;
+    view.transcript(
+      o.status === "ok" ? "ok" : "refused",
+      `${o.tool ?? target} → ${o.status} (${o.stage}) ${detail}`.slice(0, 400),
+    );
   } catch (e) {
     view.transcript("refused", `${e.name} ${e.code ?? ""}: ${e.message}`);
   } finally {
@@ -241,16 +262,23 @@ async function boot() {
     });
     await loadCatalogs(app.rt);
   } catch (e) {
-    setStatus(`Could not start the runtime: ${e.code ?? e.name}: ${e.message}. Build the package first (npm run build), then reload.`);
+    setStatus(
+      `Could not start the runtime: ${e.code ?? e.name}: ${e.message}. Build the package first (npm run build), then reload.`,
+    );
     throw e;
   }
   $("#policy-text").value = app.goodPolicy;
   const providers = [...new Map(app.rt.tools().map((t) => [t.provider.id, t.provider.displayName])).entries()];
-  $("#provider-pick").replaceChildren(...providers.sort().map(([id, name]) => view.h("option", { value: id }, `${name} (${id})`)));
+  $("#provider-pick").replaceChildren(
+    ...providers.sort().map(([id, name]) => view.h("option", { value: id }, `${name} (${id})`)),
+  );
   wire();
   newSession();
   view.renderApprovals(app.pending, answer);
-  setStatus(`Ready: ${app.rt.size} tools from ${providers.length} providers. Everything runs in this page; nothing goes over the network.`, true);
+  setStatus(
+    `Ready: ${app.rt.size} tools from ${providers.length} providers. Everything runs in this page; nothing goes over the network.`,
+    true,
+  );
 }
 
 boot();

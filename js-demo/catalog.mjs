@@ -12,10 +12,27 @@ const BASE = new URL("../benchmarks/catalogs/", import.meta.url);
  * so the ToolSpec file, which adds two tools to the `memory` provider, goes last.
  */
 export const CATALOG_FILES = [
-  "brave-search.json", "datadog.json", "everything.json", "fetch.json",
-  "filesystem.json", "git.json", "github.json", "google-maps.json", "heroku.json", "launchdarkly.json",
-  "memory.json", "notion.json", "playwright.json", "puppeteer.json", "sequential-thinking.json",
-  "slack.json", "stripe.json", "supabase.json", "tavily.json", "time.json", "native-and-skills.tools.json",
+  "brave-search.json",
+  "datadog.json",
+  "everything.json",
+  "fetch.json",
+  "filesystem.json",
+  "git.json",
+  "github.json",
+  "google-maps.json",
+  "heroku.json",
+  "launchdarkly.json",
+  "memory.json",
+  "notion.json",
+  "playwright.json",
+  "puppeteer.json",
+  "sequential-thinking.json",
+  "slack.json",
+  "stripe.json",
+  "supabase.json",
+  "tavily.json",
+  "time.json",
+  "native-and-skills.tools.json",
 ];
 
 /** Fetch and register every catalog file; one registry change per file. */
@@ -34,7 +51,9 @@ function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new DOMException("aborted", "AbortError"));
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), reject(new DOMException("aborted", "AbortError"))), { once: true });
+    signal?.addEventListener("abort", () => (clearTimeout(t), reject(new DOMException("aborted", "AbortError"))), {
+      once: true,
+    });
   });
 }
 
@@ -50,6 +69,7 @@ export function demoExecutor({ latencyMs = 300 } = {}) {
     await sleep(latencyMs, req.signal);
     switch (req.tool) {
       case "browser_get_text":
+        // biome-ignore lint/performance/useDomNodeTextContent: the text a user sees (rendered, no hidden nodes) is the point
         return { title: document.title, text: document.body.innerText.slice(0, 2000) };
       case "browser_screenshot":
         return { width: innerWidth, height: innerHeight, note: "a real host would capture the tab here" };

@@ -11,9 +11,16 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 export const root = fileURLToPath(new URL("..", import.meta.url));
 
 const TYPES = {
-  ".html": "text/html; charset=utf-8", ".mjs": "text/javascript; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm", ".json": "application/json; charset=utf-8", ".css": "text/css; charset=utf-8",
-  ".png": "image/png", ".svg": "image/svg+xml", ".md": "text/markdown; charset=utf-8", ".ts": "text/plain; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".md": "text/markdown; charset=utf-8",
+  ".ts": "text/plain; charset=utf-8",
 };
 
 /**
@@ -33,11 +40,15 @@ export function serveStatic(dir = root, port = 0) {
     if (!file.startsWith(base) && file + sep !== base) return res.writeHead(403).end("forbidden");
     try {
       if ((await stat(file)).isDirectory()) {
-        if (!req.url.split("?")[0].endsWith("/")) return res.writeHead(301, { location: req.url.split("?")[0] + "/" }).end();
+        if (!req.url.split("?")[0].endsWith("/"))
+          return res.writeHead(301, { location: `${req.url.split("?")[0]}/` }).end();
         file = join(file, "index.html");
       }
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      res.writeHead(200, {
+        "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+        "cache-control": "no-store",
+      });
       res.end(body);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
@@ -54,7 +65,7 @@ export function serveStatic(dir = root, port = 0) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const i = process.argv.indexOf("--port");
-  const port = Number(i > 0 ? process.argv[i + 1] : process.env.PORT ?? 8787);
+  const port = Number(i > 0 ? process.argv[i + 1] : (process.env.PORT ?? 8787));
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`serve: --port must be an integer 0..65535, got ${process.argv[i + 1]}`);
     process.exit(2);

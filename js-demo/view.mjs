@@ -28,7 +28,10 @@ const stateBadge = (state) => h("span", { class: `state state-${state}` }, state
 export function renderTable(rows, { state = "", source = "", text = "" } = {}) {
   const needle = text.trim().toLowerCase();
   const shown = rows.filter(
-    (r) => (!state || r.availability.state === state) && (!source || r.source === source) && (!needle || r.name.toLowerCase().includes(needle)),
+    (r) =>
+      (!state || r.availability.state === state) &&
+      (!source || r.source === source) &&
+      (!needle || r.name.toLowerCase().includes(needle)),
   );
   const body = $("#catalog-table tbody");
   body.replaceChildren(
@@ -46,7 +49,14 @@ export function renderTable(rows, { state = "", source = "", text = "" } = {}) {
         h("td", {}, r.source),
         h("td", { title: r.provider }, r.providerName || r.provider),
         h("td", { class: "state-cell" }, stateBadge(r.availability.state)),
-        h("td", { class: "reason", title: r.availability.code }, r.availability.reason, r.availability.rule ? h("div", { class: "sub" }, `rule ${r.availability.rule} (${r.availability.scope} scope)`) : null),
+        h(
+          "td",
+          { class: "reason", title: r.availability.code },
+          r.availability.reason,
+          r.availability.rule
+            ? h("div", { class: "sub" }, `rule ${r.availability.rule} (${r.availability.scope} scope)`)
+            : null,
+        ),
         h("td", { class: "next" }, r.availability.nextAction),
         h("td", {}, r.permissions.length ? r.permissions.map((p) => h("span", { class: "perm" }, p)) : "—"),
         h("td", {}, r.trust, r.asksFirst ? h("div", { class: "sub" }, "asks first") : null),
@@ -60,7 +70,10 @@ export function renderTable(rows, { state = "", source = "", text = "" } = {}) {
 /** Fill a filter <select> with the distinct values seen, keeping the current choice. */
 export function fillFilter(select, values, allLabel) {
   const current = select.value;
-  select.replaceChildren(h("option", { value: "" }, allLabel), ...[...new Set(values)].sort().map((v) => h("option", { value: v }, v)));
+  select.replaceChildren(
+    h("option", { value: "" }, allLabel),
+    ...[...new Set(values)].sort().map((v) => h("option", { value: v }, v)),
+  );
   select.value = [...select.options].some((o) => o.value === current) ? current : "";
 }
 
@@ -94,12 +107,31 @@ export function renderApprovals(pending, answer) {
       h(
         "li",
         { "data-call": req.callId, "data-tool": req.tool, class: "approval" },
-        h("div", {}, h("strong", {}, req.tool), ` wants to run (${req.reason.replaceAll("_", " ")})`, req.fromCode ? " from bounded code" : ""),
+        h(
+          "div",
+          {},
+          h("strong", {}, req.tool),
+          ` wants to run (${req.reason.replaceAll("_", " ")})`,
+          req.fromCode ? " from bounded code" : "",
+        ),
         h("div", { class: "sub" }, req.description),
         h("pre", {}, JSON.stringify(req.args, null, 1)),
-        h("button", { type: "button", class: "approve", onclick: () => answer(req.callId, true), "aria-label": `Approve ${req.tool}` }, "Approve"),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "approve",
+            onclick: () => answer(req.callId, true),
+            "aria-label": `Approve ${req.tool}`,
+          },
+          "Approve",
+        ),
         " ",
-        h("button", { type: "button", class: "deny", onclick: () => answer(req.callId, false), "aria-label": `Deny ${req.tool}` }, "Deny"),
+        h(
+          "button",
+          { type: "button", class: "deny", onclick: () => answer(req.callId, false), "aria-label": `Deny ${req.tool}` },
+          "Deny",
+        ),
       ),
     ),
   );
@@ -119,7 +151,13 @@ export function activity(ev) {
   const list = $("#activity");
   let item;
   if (ev.type === "tool_registry_changed") {
-    const delta = [ev.added.length && `+${ev.added.length}`, ev.removed.length && `−${ev.removed.length}`, ev.changed.length && `~${ev.changed.length}`].filter(Boolean).join(" ");
+    const delta = [
+      ev.added.length && `+${ev.added.length}`,
+      ev.removed.length && `−${ev.removed.length}`,
+      ev.changed.length && `~${ev.changed.length}`,
+    ]
+      .filter(Boolean)
+      .join(" ");
     item = h(
       "li",
       { class: "ev-registry" },
@@ -141,7 +179,9 @@ export function activity(ev) {
       ` ${ev.outcome}`,
       ev.path ? ` via ${ev.path}` : "",
       ev.reason ? h("span", { class: "sub" }, ` — ${ev.reason}`) : null,
-      ev.provenance ? h("span", { class: "sub" }, ` [${ev.provenance.providerKind}:${ev.provenance.providerId}]`) : null,
+      ev.provenance
+        ? h("span", { class: "sub" }, ` [${ev.provenance.providerKind}:${ev.provenance.providerId}]`)
+        : null,
     );
   }
   list.prepend(item);
@@ -154,12 +194,22 @@ export function renderWarnings(box, warnings) {
   box.replaceChildren(
     ...(warnings.length
       ? [
-          h("strong", {}, `${warnings.length === 1 ? "1 entry" : `${warnings.length} entries`} worth a second look (not errors)`),
+          h(
+            "strong",
+            {},
+            `${warnings.length === 1 ? "1 entry" : `${warnings.length} entries`} worth a second look (not errors)`,
+          ),
           h(
             "ul",
             {},
             ...warnings.map((w) =>
-              h("li", {}, h("code", {}, w.entry), ` — ${w.message.replace(/^[^:]*: /, "")} `, h("span", { class: "where" }, `(${w.scope}${w.pointer ? ` ${w.pointer}` : ""})`)),
+              h(
+                "li",
+                {},
+                h("code", {}, w.entry),
+                ` — ${w.message.replace(/^[^:]*: /, "")} `,
+                h("span", { class: "where" }, `(${w.scope}${w.pointer ? ` ${w.pointer}` : ""})`),
+              ),
             ),
           ),
         ]

@@ -29,8 +29,16 @@ export class ConfigError extends HolarynError {}
 export class CodeError extends HolarynError {}
 
 const FAMILIES = {
-  HolarynError, DescriptorError, CatalogError, ToolError, HandleError,
-  SessionError, PolicyError, InputError, ConfigError, CodeError,
+  HolarynError,
+  DescriptorError,
+  CatalogError,
+  ToolError,
+  HandleError,
+  SessionError,
+  PolicyError,
+  InputError,
+  ConfigError,
+  CodeError,
 };
 
 /** Re-parent a thrown wasm error onto its class (keeps message, code and data). */
@@ -108,9 +116,7 @@ function wrapFn(fn, state) {
     if (!(result instanceof Promise)) return result;
     return new Promise((resolve, reject) => {
       state.pending.add(reject);
-      result
-        .then(resolve, (e) => reject(settle(state, e)))
-        .finally(() => state.pending.delete(reject));
+      result.then(resolve, (e) => reject(settle(state, e))).finally(() => state.pending.delete(reject));
     });
   };
 }

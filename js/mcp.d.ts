@@ -4,12 +4,27 @@ import type { HolarynRuntime, RegistryChange, ExecuteRequest, JsonValue, Provide
 export interface McpClientLike {
   getServerVersion?(): { name?: string; title?: string; version?: string } | undefined;
   listTools(params?: { cursor?: string }): Promise<{ tools: McpTool[]; nextCursor?: string }>;
-  callTool(params: { name: string; arguments?: JsonValue }, resultSchema?: unknown, options?: { signal?: AbortSignal }): Promise<McpCallResult>;
+  callTool(
+    params: { name: string; arguments?: JsonValue },
+    resultSchema?: unknown,
+    options?: { signal?: AbortSignal },
+  ): Promise<McpCallResult>;
   setNotificationHandler(schema: unknown, handler: (notification: unknown) => void | Promise<void>): void;
   onclose?: () => void;
 }
-export interface McpTool { name: string; title?: string; description?: string; inputSchema: { [key: string]: JsonValue }; outputSchema?: { [key: string]: JsonValue }; annotations?: { [key: string]: JsonValue }; }
-export interface McpCallResult { content?: { type: string; text?: string }[]; structuredContent?: { [key: string]: JsonValue }; isError?: boolean; }
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { [key: string]: JsonValue };
+  outputSchema?: { [key: string]: JsonValue };
+  annotations?: { [key: string]: JsonValue };
+}
+export interface McpCallResult {
+  content?: { type: string; text?: string }[];
+  structuredContent?: { [key: string]: JsonValue };
+  isError?: boolean;
+}
 export interface McpProvider {
   providerId: string;
   provider: Provider;
@@ -20,5 +35,12 @@ export interface McpProvider {
   execute(req: ExecuteRequest): Promise<JsonValue>;
 }
 export function listAllTools(client: McpClientLike): Promise<McpTool[]>;
-export function connectMcpProvider(runtime: HolarynRuntime, client: McpClientLike, options: { providerId: string; qualifyNames?: boolean; origin?: string }): Promise<McpProvider>;
-export function mcpExecute(adapters: McpProvider[], fallback?: (req: ExecuteRequest) => JsonValue | Promise<JsonValue>): (req: ExecuteRequest) => JsonValue | Promise<JsonValue>;
+export function connectMcpProvider(
+  runtime: HolarynRuntime,
+  client: McpClientLike,
+  options: { providerId: string; qualifyNames?: boolean; origin?: string },
+): Promise<McpProvider>;
+export function mcpExecute(
+  adapters: McpProvider[],
+  fallback?: (req: ExecuteRequest) => JsonValue | Promise<JsonValue>,
+): (req: ExecuteRequest) => JsonValue | Promise<JsonValue>;

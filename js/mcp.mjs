@@ -18,9 +18,15 @@ function toSpec(tool, provider, qualify) {
       ...(typeof tool.annotations?.readOnlyHint === "boolean" ? { readOnlyHint: tool.annotations.readOnlyHint } : {}),
       // MCP defaults destructiveHint to true for non-read-only tools; we keep
       // only what the server says, and destructive tools ask first.
-      ...(typeof tool.annotations?.destructiveHint === "boolean" ? { destructiveHint: tool.annotations.destructiveHint } : {}),
-      ...(typeof tool.annotations?.idempotentHint === "boolean" ? { idempotentHint: tool.annotations.idempotentHint } : {}),
-      ...(typeof tool.annotations?.openWorldHint === "boolean" ? { openWorldHint: tool.annotations.openWorldHint } : {}),
+      ...(typeof tool.annotations?.destructiveHint === "boolean"
+        ? { destructiveHint: tool.annotations.destructiveHint }
+        : {}),
+      ...(typeof tool.annotations?.idempotentHint === "boolean"
+        ? { idempotentHint: tool.annotations.idempotentHint }
+        : {}),
+      ...(typeof tool.annotations?.openWorldHint === "boolean"
+        ? { openWorldHint: tool.annotations.openWorldHint }
+        : {}),
     },
   };
 }
@@ -54,7 +60,11 @@ export async function connectMcpProvider(runtime, client, { providerId, qualifyN
     ...(origin ? { origin } : {}),
   };
   let connected = true;
-  const sync = async () => runtime.syncProvider(providerId, (await listAllTools(client)).map((t) => toSpec(t, provider, qualifyNames)));
+  const sync = async () =>
+    runtime.syncProvider(
+      providerId,
+      (await listAllTools(client)).map((t) => toSpec(t, provider, qualifyNames)),
+    );
   const { ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
     if (connected) await sync();
@@ -82,8 +92,13 @@ export async function connectMcpProvider(runtime, client, { providerId, qualifyN
     owns: (req) => req.providerId === providerId,
     /** Execute a gated call via tools/call; MCP errors become tool failures. */
     async execute(req) {
-      const result = await client.callTool({ name: req.localName, arguments: req.args ?? {} }, undefined, { signal: req.signal });
-      const text = (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+      const result = await client.callTool({ name: req.localName, arguments: req.args ?? {} }, undefined, {
+        signal: req.signal,
+      });
+      const text = (result.content ?? [])
+        .filter((c) => c.type === "text")
+        .map((c) => c.text)
+        .join("\n");
       if (result.isError) throw new Error(text || "the MCP tool reported an error");
       return result.structuredContent ?? { content: result.content ?? [], ...(text ? { text } : {}) };
     },

@@ -4,7 +4,7 @@
 import { HolarynRuntime } from "holaryn";
 import { executor, loadCatalog, virtualProject } from "../js/cli/bench.mjs";
 
-const out = (s = "") => process.stdout.write(s + "\n");
+const out = (s = "") => process.stdout.write(`${s}\n`);
 const h = (s) => out(`\n── ${s} ${"─".repeat(Math.max(0, 70 - s.length))}`);
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const short = (v) => `${v.slice(0, 15)}…`;
@@ -30,20 +30,31 @@ session.setHost(host);
 h("1. The model starts with three small tools");
 const start = session.exportTools("anthropic");
 for (const t of session.modelTools()) out(`   ${t.name.padEnd(13)} ${t.description.slice(0, 70)}…`);
-out(`   ${kib(start.bytes)} of tool definitions (a static session would send ${kib(session.footprint().staticEquivalent)})`);
+out(
+  `   ${kib(start.bytes)} of tool definitions (a static session would send ${kib(session.footprint().staticEquivalent)})`,
+);
 
 h('2. tool_search "find the project release notes and summarize them"');
 const query = "find the project release notes and summarize them";
 const found = session.search({ query });
-found.results.slice(0, 5).forEach((r, i) => out(`   ${i + 1}. ${r.name.padEnd(32)} ${r.state.padEnd(10)} why: ${(r.why ?? []).slice(0, 2).join("; ")}`));
+for (const [i, r] of found.results.slice(0, 5).entries()) {
+  out(`   ${i + 1}. ${r.name.padEnd(32)} ${r.state.padEnd(10)} why: ${(r.why ?? []).slice(0, 2).join("; ")}`);
+}
 const pick = found.results.find((r) => r.name === "glob_files") ?? found.results[0];
-out(`   the scripted model picks ${pick.name} (#${found.results.indexOf(pick) + 1}): finding the file is the first step`);
+out(
+  `   the scripted model picks ${pick.name} (#${found.results.indexOf(pick) + 1}): finding the file is the first step`,
+);
 
 h(`3. tool_inspect ${pick.name}`);
 const glob = session.inspect({ name: pick.name });
 out(`   loaded its exact schema (${glob.schemaHash.slice(0, 19)}…), handle ${glob.handle.slice(0, 16)}…`);
 const read = session.inspect({ name: "read_file" });
-out(`   also inspected read_file → handle ${read.handle.slice(0, 16)}…; model tools now: ${session.modelTools().map((t) => t.name).join(", ")}`);
+out(
+  `   also inspected read_file → handle ${read.handle.slice(0, 16)}…; model tools now: ${session
+    .modelTools()
+    .map((t) => t.name)
+    .join(", ")}`,
+);
 
 h("4. Calls through the gate");
 const g = await session.call(glob.handle, { pattern: "**/CHANGES*.md" });
@@ -60,23 +71,46 @@ h("5. A bounded-code run (run_tool_code)");
 session.search({ query: "run several tool calls in one program" });
 session.inspect({ name: "run_tool_code" });
 const code = `found = call("${glob.handle}", {"pattern": "**/CHANGES*.md"})\nnotes = call("${read.handle}", {"path": "docs/CHANGES.md"})\n`;
-out(code.trimEnd().split("\n").map((l) => `   │ ${l.replace(/toolh_[0-9a-f]+/g, (m) => m.slice(0, 14) + "…")}`).join("\n"));
+out(
+  code
+    .trimEnd()
+    .split("\n")
+    .map((l) => `   │ ${l.replace(/toolh_[0-9a-f]+/g, (m) => `${m.slice(0, 14)}…`)}`)
+    .join("\n"),
+);
 const run = await session.call("run_tool_code", { code });
 const res = run.output;
-out(`   → ${res.status}: ${res.trace.length} calls, ${res.outputBytes} bytes retained, limits ${res.limits.maxCalls} calls / ${res.limits.timeoutMs} ms / ${res.limits.maxOutputBytes} B`);
+out(
+  `   → ${res.status}: ${res.trace.length} calls, ${res.outputBytes} bytes retained, limits ${res.limits.maxCalls} calls / ${res.limits.timeoutMs} ms / ${res.limits.maxOutputBytes} B`,
+);
 for (const row of res.trace) out(`     #${row.index} line ${row.line} ${row.tool} ${row.status} ${row.outputBytes} B`);
 
 h("6. The registry changes mid-session");
-rt.registerTools([{ name: "summarize_text", description: "Summarize a text into bullet points", source: "native", provider: { id: "host", kind: "native" }, inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }]);
+rt.registerTools([
+  {
+    name: "summarize_text",
+    description: "Summarize a text into bullet points",
+    source: "native",
+    provider: { id: "host", kind: "native" },
+    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  },
+]);
 const ev = events.at(-1);
 out(`   tool_registry_changed ${short(ev.oldVersion)} → ${short(ev.newVersion)} (added ${ev.added.join(", ")})`);
 const stale = await session.call(read.handle, { path: "docs/CHANGES.md" });
 out(`   the old read_file handle → ${stale.status} ${stale.code}: ${stale.nextAction}`);
 
 h("7. Activity log (no queries, arguments or outputs are ever recorded)");
-for (const a of rt.activity().slice(-10)) out(`   #${String(a.seq).padStart(3)} ${a.kind.padEnd(16)} ${(a.tool ?? "").padEnd(20)} ${a.outcome}${a.path ? ` via ${a.path}` : ""}`);
+for (const a of rt.activity().slice(-10))
+  out(
+    `   #${String(a.seq).padStart(3)} ${a.kind.padEnd(16)} ${(a.tool ?? "").padEnd(20)} ${a.outcome}${a.path ? ` via ${a.path}` : ""}`,
+  );
 
 h("8. Bytes saved");
 const fp = session.footprint();
-out(`   now ${kib(fp.now)} of tool definitions; at start ${kib(fp.atCreation)}; static would be ${kib(fp.staticEquivalent)}`);
-out(`   initial saving: ${(100 * (1 - fp.atCreation / fp.staticEquivalent)).toFixed(2)}% (${kib(fp.staticEquivalent - fp.atCreation)} less per request)`);
+out(
+  `   now ${kib(fp.now)} of tool definitions; at start ${kib(fp.atCreation)}; static would be ${kib(fp.staticEquivalent)}`,
+);
+out(
+  `   initial saving: ${(100 * (1 - fp.atCreation / fp.staticEquivalent)).toFixed(2)}% (${kib(fp.staticEquivalent - fp.atCreation)} less per request)`,
+);

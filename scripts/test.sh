@@ -9,6 +9,8 @@ cd "$HOLARYN_ROOT"
 run "setup (scripts/setup.sh --full)" bash scripts/setup.sh --full
 
 run "cargo fmt --check" cargo fmt --all --check
+# Format + lint of every JS file (biome.json); `npx biome check --write js js-demo tests bin benchmarks scripts` fixes most.
+run "biome ci (JS format + lint)" biome ci js js-demo tests bin benchmarks scripts
 run "cargo clippy (native, all targets)" cargo clippy --workspace --all-targets -- -D warnings
 run "cargo clippy (wasm32, all targets)" cargo clippy -p holaryn-wasm --target wasm32-unknown-unknown --all-targets -- -D warnings
 # Never `-q` on cargo test: it breaks wasm-bindgen-test-runner.

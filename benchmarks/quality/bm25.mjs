@@ -10,7 +10,8 @@ const words = (name) => name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_\
 export function bm25Baseline({ mcp, native }) {
   const docs = [];
   for (const f of mcp) {
-    for (const t of JSON.parse(f.text).tools) docs.push({ name: `${f.provider}/${t.name}`, description: t.description ?? "" });
+    for (const t of JSON.parse(f.text).tools)
+      docs.push({ name: `${f.provider}/${t.name}`, description: t.description ?? "" });
   }
   for (const t of JSON.parse(native)) docs.push({ name: t.name, description: t.description ?? "" });
   const mini = new MiniSearch({ fields: ["words", "description"], storeFields: ["name"], idField: "id" });
@@ -18,7 +19,10 @@ export function bm25Baseline({ mcp, native }) {
   return {
     tools: docs.length,
     search(query) {
-      const ranked = mini.search(query, { combineWith: "OR" }).slice(0, 8).map((r) => r.name);
+      const ranked = mini
+        .search(query, { combineWith: "OR" })
+        .slice(0, 8)
+        .map((r) => r.name);
       return { ranked, nothingFits: ranked.length === 0 };
     },
   };

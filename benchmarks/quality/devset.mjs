@@ -11,7 +11,15 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 export const REQUESTS = join(root, "benchmarks/quality/requests.jsonl");
 
 /** The kinds of request, in report order. */
-export const KINDS = ["paraphrase", "entity", "multi-step", "exact-name", "provider-scoped", "schema-field", "nothing-fits"];
+export const KINDS = [
+  "paraphrase",
+  "entity",
+  "multi-step",
+  "exact-name",
+  "provider-scoped",
+  "schema-field",
+  "nothing-fits",
+];
 
 /** The least number of requests each kind must have. */
 export const MIN_PER_KIND = {

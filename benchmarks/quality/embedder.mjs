@@ -15,7 +15,10 @@ export function loadEmbedder(file, HolarynRuntime) {
   if (!existsSync(file)) return { ok: false, reason: `${file} does not exist` };
   const proto = HolarynRuntime.prototype;
   if (typeof proto.setEmbedder !== "function" || typeof proto.importEmbeddings !== "function") {
-    return { ok: false, reason: `the built package has no host-embedder API (setEmbedder, importEmbeddings); ${file} was not used` };
+    return {
+      ok: false,
+      reason: `the built package has no host-embedder API (setEmbedder, importEmbeddings); ${file} was not used`,
+    };
   }
   let data;
   try {

@@ -32,35 +32,57 @@ const TOOLS = [
     name: "tabs_list",
     title: "List tabs",
     description: "List the open browser tabs (id, window, title, URL, active).",
-    source: "browser", provider: PROVIDER, trust: "trusted", permissions: ["tabs.read"],
-    approval: "auto", annotations: { readOnlyHint: true },
+    source: "browser",
+    provider: PROVIDER,
+    trust: "trusted",
+    permissions: ["tabs.read"],
+    approval: "auto",
+    annotations: { readOnlyHint: true },
     inputSchema: {
-      type: "object", additionalProperties: false,
+      type: "object",
+      additionalProperties: false,
       properties: { currentWindow: { type: "boolean", description: "Only tabs of the focused window" } },
     },
   },
   {
     name: "page_text",
     title: "Read page text",
-    description: "Read the visible text of a tab's page (document.body.innerText, truncated). Asks first: it reads page content.",
-    source: "browser", provider: PROVIDER, trust: "trusted", permissions: ["page.read"],
-    approval: "ask", annotations: { readOnlyHint: true, openWorldHint: true },
+    description:
+      "Read the visible text of a tab's page (document.body.innerText, truncated). Asks first: it reads page content.",
+    source: "browser",
+    provider: PROVIDER,
+    trust: "trusted",
+    permissions: ["page.read"],
+    approval: "ask",
+    annotations: { readOnlyHint: true, openWorldHint: true },
     inputSchema: {
-      type: "object", additionalProperties: false,
+      type: "object",
+      additionalProperties: false,
       properties: {
         tabId: { type: "integer", description: "Tab id from tabs_list (default: the active tab)" },
-        maxChars: { type: "integer", minimum: 1, maximum: MAX_TEXT_CHARS, description: "Truncate the text to this many characters" },
+        maxChars: {
+          type: "integer",
+          minimum: 1,
+          maximum: MAX_TEXT_CHARS,
+          description: "Truncate the text to this many characters",
+        },
       },
     },
   },
   {
     name: "tab_screenshot",
     title: "Screenshot the visible tab",
-    description: "Capture the visible area of a window's active tab; returns the image's type, size and data URL prefix. Asks first: it captures page content.",
-    source: "browser", provider: PROVIDER, trust: "trusted", permissions: ["page.capture"],
-    approval: "ask", annotations: { readOnlyHint: true, openWorldHint: true },
+    description:
+      "Capture the visible area of a window's active tab; returns the image's type, size and data URL prefix. Asks first: it captures page content.",
+    source: "browser",
+    provider: PROVIDER,
+    trust: "trusted",
+    permissions: ["page.capture"],
+    approval: "ask",
+    annotations: { readOnlyHint: true, openWorldHint: true },
     inputSchema: {
-      type: "object", additionalProperties: false,
+      type: "object",
+      additionalProperties: false,
       properties: {
         windowId: { type: "integer", description: "Window id from tabs_list (default: the focused window)" },
         format: { type: "string", enum: ["png", "jpeg"], description: "Image format (default png)" },
@@ -85,23 +107,39 @@ async function activeTab() {
   const pages = (await chrome.tabs.query({})).filter(scriptable);
   pages.sort((a, b) => (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0));
   if (pages[0]) return pages[0];
-  throw new Error(tab ? "the active tab is not a web page and no web page is open: pass tabId from tabs_list" : "no active tab");
+  throw new Error(
+    tab ? "the active tab is not a web page and no web page is open: pass tabId from tabs_list" : "no active tab",
+  );
 }
 
 /** Tool implementations: (args, signal) → JSON output. A throw becomes a "failed" outcome. */
 const EXECUTORS = {
   async tabs_list({ currentWindow = false }) {
     const tabs = await chrome.tabs.query(currentWindow ? { currentWindow: true } : {});
-    return tabs.map((t) => ({ id: t.id, windowId: t.windowId, title: t.title ?? "", url: t.url ?? "", active: t.active }));
+    return tabs.map((t) => ({
+      id: t.id,
+      windowId: t.windowId,
+      title: t.title ?? "",
+      url: t.url ?? "",
+      active: t.active,
+    }));
   },
   async page_text({ tabId, maxChars = MAX_TEXT_CHARS }) {
     const tab = tabId === undefined ? await activeTab() : await chrome.tabs.get(tabId);
     const [injected] = await chrome.scripting.executeScript({
       target: { tabId: tab.id },
+      // biome-ignore lint/performance/useDomNodeTextContent: the text a user sees (rendered, no hidden nodes) is the point
       func: () => document.body?.innerText ?? "",
     });
     const text = typeof injected?.result === "string" ? injected.result : "";
-    return { tabId: tab.id, url: tab.url ?? "", title: tab.title ?? "", text: text.slice(0, maxChars), chars: text.length, truncated: text.length > maxChars };
+    return {
+      tabId: tab.id,
+      url: tab.url ?? "",
+      title: tab.title ?? "",
+      text: text.slice(0, maxChars),
+      chars: text.length,
+      truncated: text.length > maxChars,
+    };
   },
   async tab_screenshot({ windowId, format = "png" }) {
     const dataUrl = await chrome.tabs.captureVisibleTab(windowId ?? chrome.windows.WINDOW_ID_CURRENT, { format });
@@ -154,7 +192,15 @@ const host = {
         APPROVAL_TIMEOUT_MS,
       );
       waiting.set(req.callId, {
-        entry: { callId: req.callId, tool: req.tool, title: req.title, reason: req.reason, description: req.description, args: req.args, since: Date.now() },
+        entry: {
+          callId: req.callId,
+          tool: req.tool,
+          title: req.title,
+          reason: req.reason,
+          description: req.description,
+          args: req.args,
+          since: Date.now(),
+        },
         settle,
       });
       waitingChanged();
@@ -217,7 +263,11 @@ class ApprovalError extends Error {
 /** Resume a waiting call: approve (true) or deny. */
 function answer(callId, approve) {
   const w = waiting.get(callId);
-  if (!w) throw new ApprovalError(`no approval is waiting for call ${callId} (already answered or timed out)`, "approval.unknown_call");
+  if (!w)
+    throw new ApprovalError(
+      `no approval is waiting for call ${callId} (already answered or timed out)`,
+      "approval.unknown_call",
+    );
   w.settle(approve === true ? { decision: "approve" } : { decision: "deny", reason: "denied in the extension popup" });
   return { answered: true };
 }
@@ -247,12 +297,22 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   if (sender.id !== chrome.runtime.id) return false; // only this extension's own pages
   const handler = HANDLERS[msg?.type];
   if (!handler) {
-    sendResponse({ ok: false, error: { name: "Error", code: "extension.unknown_message", message: `unknown message type ${JSON.stringify(msg?.type)}` } });
+    sendResponse({
+      ok: false,
+      error: {
+        name: "Error",
+        code: "extension.unknown_message",
+        message: `unknown message type ${JSON.stringify(msg?.type)}`,
+      },
+    });
     return false;
   }
   Promise.resolve()
     .then(() => handler(msg))
-    .then((value) => sendResponse({ ok: true, value: value ?? null }), (e) => sendResponse({ ok: false, error: errorInfo(e) }));
+    .then(
+      (value) => sendResponse({ ok: true, value: value ?? null }),
+      (e) => sendResponse({ ok: false, error: errorInfo(e) }),
+    );
   return true; // the reply is sent asynchronously
 });
 

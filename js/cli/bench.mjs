@@ -30,7 +30,9 @@ const SEARCHES = [
 
 export function loadCatalog(rt) {
   const dir = join(root, "benchmarks/catalogs");
-  for (const f of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const text = readFileSync(join(dir, f), "utf8");
     if (f.endsWith(".tools.json")) rt.registerTools(JSON.parse(text));
     else rt.registerCatalog(f, text, { providerId: f.replace(/\.json$/, ""), qualifyNames: true });
@@ -47,14 +49,26 @@ export async function runSuite({ inject = [], progress = () => {} } = {}) {
   const log = (event) => traj.push({ seq: traj.length + 1, ...event });
   const rt = new HolarynRuntime();
   rt.addEventListener((e) => {
-    if (e.type === "tool_registry_changed") log({ type: "registry_changed", sessionId: e.sessionId ?? null, oldVersion: e.oldVersion, newVersion: e.newVersion, added: e.added, removed: e.removed, changed: e.changed });
+    if (e.type === "tool_registry_changed")
+      log({
+        type: "registry_changed",
+        sessionId: e.sessionId ?? null,
+        oldVersion: e.oldVersion,
+        newVersion: e.newVersion,
+        added: e.added,
+        removed: e.removed,
+        changed: e.changed,
+      });
   });
   loadCatalog(rt);
   progress(`catalog: ${rt.size} tools, registry ${rt.version.slice(0, 19)}…`);
   log({ type: "catalog", tools: rt.size, registryVersion: rt.version });
   const files = virtualProject();
   const memory = [];
-  const host = { execute: executor(files, memory), approve: async (req) => (log({ type: "approval", tool: req.tool, reason: req.reason, answer: "approve" }), true) };
+  const host = {
+    execute: executor(files, memory),
+    approve: async (req) => (log({ type: "approval", tool: req.tool, reason: req.reason, answer: "approve" }), true),
+  };
 
   // Static vs dynamic footprints.
   const stat = rt.createSession({ dynamicDiscovery: false, boundedCodeMode: true });
@@ -66,7 +80,9 @@ export async function runSuite({ inject = [], progress = () => {} } = {}) {
   const dynamicBytes = footprints(s);
   log({ type: "footprint", mode: "dynamic", tools: s.modelTools().length, bytes: dynamicBytes });
   const reduction = Object.fromEntries(FORMATS.map((f) => [f, 100 * (1 - dynamicBytes[f] / staticBytes[f])]));
-  progress(`footprint: static ${staticBytes.anthropic} B, dynamic ${dynamicBytes.anthropic} B (${reduction.anthropic.toFixed(2)}% less)`);
+  progress(
+    `footprint: static ${staticBytes.anthropic} B, dynamic ${dynamicBytes.anthropic} B (${reduction.anthropic.toFixed(2)}% less)`,
+  );
 
   const search = (query) => {
     let ranked = s.search({ query }).results.map((r) => ({ name: r.name, state: r.state, why: r.why ?? [] }));
@@ -81,18 +97,35 @@ export async function runSuite({ inject = [], progress = () => {} } = {}) {
   };
   const call = async (target, args, label) => {
     const o = await s.call(target, args);
-    log({ type: "invocation", tool: o.tool ?? null, path: o.path, status: o.status, code: o.code, outputBytes: o.outputBytes, label });
+    log({
+      type: "invocation",
+      tool: o.tool ?? null,
+      path: o.path,
+      status: o.status,
+      code: o.code,
+      outputBytes: o.outputBytes,
+      label,
+    });
     return o;
   };
 
   // Intent fixtures: which tool ranks first for a multi-step request.
   const intents = INTENTS.map((q) => {
     const ranked = search(q);
-    return { query: q, ranked: ranked.map((r) => r.name), rankOfGlob: ranked.findIndex((r) => r.name === "glob_files") + 1 || null };
+    return {
+      query: q,
+      ranked: ranked.map((r) => r.name),
+      rankOfGlob: ranked.findIndex((r) => r.name === "glob_files") + 1 || null,
+    };
   });
   const searches = SEARCHES.map(({ query, expect }) => {
     const ranked = search(query);
-    return { query, expect, ranked: ranked.map((r) => r.name), rank: ranked.findIndex((r) => r.name === expect) + 1 || null };
+    return {
+      query,
+      expect,
+      ranked: ranked.map((r) => r.name),
+      rank: ranked.findIndex((r) => r.name === expect) + 1 || null,
+    };
   });
 
   const workflows = [];
@@ -126,7 +159,10 @@ export async function runSuite({ inject = [], progress = () => {} } = {}) {
     const code = `found = call("${globHandle}", {"pattern": "**/CHANGES*.md"})\nnotes = call("${readHandle}", {"path": "docs/CHANGES.md"})\n`;
     const o = await call("run_tool_code", { code }, "code");
     log({ type: "code_run", status: o.output?.status, calls: o.output?.trace?.length ?? 0 });
-    return [o.status === "ok" && o.output?.status === "completed" && /Release notes/.test(JSON.stringify(o.output?.value)), o.output?.status ?? o.code];
+    return [
+      o.status === "ok" && o.output?.status === "completed" && /Release notes/.test(JSON.stringify(o.output?.value)),
+      o.output?.status ?? o.code,
+    ];
   });
   await workflow("approval: a destructive call asks first", async () => {
     inspect("delete_file");
@@ -135,7 +171,15 @@ export async function runSuite({ inject = [], progress = () => {} } = {}) {
   });
   await workflow("registry change mid-session invalidates handles", async () => {
     const before = traj.filter((e) => e.type === "registry_changed").length;
-    rt.registerTools([{ name: "summarize_text", description: "Summarize a text", source: "native", provider: { id: "host", kind: "native" }, inputSchema: { type: "object", properties: { text: { type: "string" } } } }]);
+    rt.registerTools([
+      {
+        name: "summarize_text",
+        description: "Summarize a text",
+        source: "native",
+        provider: { id: "host", kind: "native" },
+        inputSchema: { type: "object", properties: { text: { type: "string" } } },
+      },
+    ]);
     const after = traj.filter((e) => e.type === "registry_changed").length;
     const stale = await call(readHandle, { path: "docs/CHANGES.md" }, "stale handle");
     return [after > before && stale.code === "handle.stale", `${after - before} events, old handle → ${stale.code}`];
@@ -147,18 +191,37 @@ export async function runSuite({ inject = [], progress = () => {} } = {}) {
     dynamicInitialBytes: { value: dynamicBytes.anthropic, direction: "lower" },
     globFilesRankForIntent: { value: intents[0].rankOfGlob ?? 99, direction: "lower" },
     workflowSuccessRate: { value: success, direction: "higher" },
-    meanExpectedRank: { value: round(searches.reduce((a, x) => a + (x.rank ?? 9), 0) / searches.length), direction: "lower" },
+    meanExpectedRank: {
+      value: round(searches.reduce((a, x) => a + (x.rank ?? 9), 0) / searches.length),
+      direction: "lower",
+    },
   };
   const gates = [
-    { name: "initial schema-byte reduction ≥ 90%", pass: reduction.anthropic >= 90, value: `${reduction.anthropic.toFixed(2)}%` },
-    { name: "glob_files top-ranked for the intent fixture", pass: intents[0].rankOfGlob === 1, value: `rank ${intents[0].rankOfGlob ?? "none"}` },
-    { name: "100% workflow success", pass: success === 1, value: `${workflows.filter((w) => w.ok).length}/${workflows.length}` },
+    {
+      name: "initial schema-byte reduction ≥ 90%",
+      pass: reduction.anthropic >= 90,
+      value: `${reduction.anthropic.toFixed(2)}%`,
+    },
+    {
+      name: "glob_files top-ranked for the intent fixture",
+      pass: intents[0].rankOfGlob === 1,
+      value: `rank ${intents[0].rankOfGlob ?? "none"}`,
+    },
+    {
+      name: "100% workflow success",
+      pass: success === 1,
+      value: `${workflows.filter((w) => w.ok).length}/${workflows.length}`,
+    },
   ];
   const results = {
     suite: "tool-discovery",
     version: 1,
     catalog: { tools: rt.size, registryVersion: rt.version },
-    footprint: { static: staticBytes, dynamic: dynamicBytes, reductionPct: Object.fromEntries(FORMATS.map((f) => [f, round(reduction[f])])) },
+    footprint: {
+      static: staticBytes,
+      dynamic: dynamicBytes,
+      reductionPct: Object.fromEntries(FORMATS.map((f) => [f, round(reduction[f])])),
+    },
     intents,
     searches,
     workflows,
@@ -190,8 +253,12 @@ export function regressions(metrics, baseline) {
 
 export async function benchCommand(opts) {
   const [sub] = opts._;
-  if (sub !== "run") throw new CliError("usage: holaryn bench run --suite tool-discovery [--baseline FILE] [--fail-on-regression] [--update-baseline] [--output-dir DIR]");
-  if (!SUITES.includes(opts.suite)) throw new CliError(`unknown suite \`${opts.suite ?? ""}\` (known: ${SUITES.join(", ")})`);
+  if (sub !== "run")
+    throw new CliError(
+      "usage: holaryn bench run --suite tool-discovery [--baseline FILE] [--fail-on-regression] [--update-baseline] [--output-dir DIR]",
+    );
+  if (!SUITES.includes(opts.suite))
+    throw new CliError(`unknown suite \`${opts.suite ?? ""}\` (known: ${SUITES.join(", ")})`);
   const outDir = typeof opts.outputDir === "string" ? opts.outputDir : "benchmark-results/tool-discovery";
   try {
     mkdirSync(outDir, { recursive: true });
@@ -213,7 +280,9 @@ export async function benchCommand(opts) {
       throw new CliError(`baseline ${opts.baseline} is not JSON: ${e.message}`);
     }
     if (baseline?.suite !== "tool-discovery" || typeof baseline.metrics !== "object" || baseline.metrics === null) {
-      throw new CliError(`baseline ${opts.baseline} is malformed: expected {"suite": "tool-discovery", "metrics": {...}}`);
+      throw new CliError(
+        `baseline ${opts.baseline} is malformed: expected {"suite": "tool-discovery", "metrics": {...}}`,
+      );
     }
   } else if (opts.failOnRegression && !opts.updateBaseline) {
     throw new CliError("--fail-on-regression needs --baseline FILE");
@@ -223,13 +292,16 @@ export async function benchCommand(opts) {
   const { results, trajectory } = await runSuite({ inject, progress });
   results.regressions = baseline ? regressions(results.metrics, baseline) : [];
   results.baseline = baseline ? opts.baseline : null;
-  writeFileSync(join(outDir, "results.json"), JSON.stringify(results, null, 2) + "\n");
-  writeFileSync(join(outDir, "trajectory.jsonl"), trajectory.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  writeFileSync(join(outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(outDir, "trajectory.jsonl"), `${trajectory.map((e) => JSON.stringify(e)).join("\n")}\n`);
   writeFileSync(join(outDir, "report.html"), renderReport(results));
   if (opts.updateBaseline) {
     if (typeof opts.baseline !== "string") throw new CliError("--update-baseline needs --baseline FILE");
     mkdirSync(dirname(opts.baseline), { recursive: true });
-    writeFileSync(opts.baseline, JSON.stringify({ suite: "tool-discovery", version: 1, metrics: results.metrics }, null, 2) + "\n");
+    writeFileSync(
+      opts.baseline,
+      `${JSON.stringify({ suite: "tool-discovery", version: 1, metrics: results.metrics }, null, 2)}\n`,
+    );
     progress(`baseline written: ${opts.baseline}`);
   }
   for (const g of results.gates) progress(`gate ${g.pass ? "PASS" : "FAIL"}: ${g.name} (${g.value})`);

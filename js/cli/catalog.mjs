@@ -16,7 +16,7 @@ function describe(err) {
   const where = [err.file, err.pointer ? `at ${err.pointer}` : "", err.line ? `line ${err.line}:${err.column}` : ""]
     .filter(Boolean)
     .join(" ");
-  return `${where ? where + ": " : ""}${err.detail ?? err.message} (${err.code ?? "error"})`;
+  return `${where ? `${where}: ` : ""}${err.detail ?? err.message} (${err.code ?? "error"})`;
 }
 
 // Codes under which the core refuses a tool's name. A refused name that the
@@ -56,7 +56,10 @@ export function loadCatalog(runtime, path) {
     throw new CliError(`catalog not found: ${path}`);
   }
   const files = st.isDirectory()
-    ? readdirSync(path).filter((f) => f.endsWith(".json")).sort().map((f) => join(path, f))
+    ? readdirSync(path)
+        .filter((f) => f.endsWith(".json"))
+        .sort()
+        .map((f) => join(path, f))
     : [path];
   const skipped = [];
   const notes = [];
@@ -85,7 +88,12 @@ export function loadCatalog(runtime, path) {
     const stem = basename(file).replace(/\.json$/, "");
     let parsed;
     try {
-      parsed = registerFile(runtime, file, text, st.isDirectory() ? { providerId: stem, qualifyNames: true } : undefined);
+      parsed = registerFile(
+        runtime,
+        file,
+        text,
+        st.isDirectory() ? { providerId: stem, qualifyNames: true } : undefined,
+      );
     } catch (e) {
       throw e instanceof CliError ? e : new CliError(describe(e));
     }

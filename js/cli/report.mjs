@@ -1,16 +1,21 @@
 // report.html for the tool-discovery suite: a self-contained page (inline
 // SVG, no scripts, no network) a person would rather read than JSON.
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+const esc = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
 function chart(fp) {
   const formats = Object.keys(fp.static);
   const max = Math.max(...formats.map((f) => fp.static[f]));
-  const W = 640, row = 56, left = 150, barW = W - left - 90;
+  const W = 640,
+    row = 56,
+    left = 150,
+    barW = W - left - 90;
   const bars = formats.map((f, i) => {
     const y = 30 + i * row;
-    const ws = (fp.static[f] / max) * barW, wd = Math.max(2, (fp.dynamic[f] / max) * barW);
+    const ws = (fp.static[f] / max) * barW,
+      wd = Math.max(2, (fp.dynamic[f] / max) * barW);
     return `<text x="0" y="${y + 16}" class="lbl">${esc(f)}</text>
 <rect x="${left}" y="${y}" width="${ws.toFixed(1)}" height="18" class="static"><title>static ${fp.static[f]} bytes</title></rect>
 <text x="${(left + ws + 6).toFixed(1)}" y="${y + 14}" class="val">${kib(fp.static[f])}</text>
@@ -25,7 +30,12 @@ ${bars.join("\n")}</svg>`;
 }
 
 function ranked(list) {
-  return list.map((x) => `<tr><td>${esc(x.query)}</td><td>${x.expect ? `<code>${esc(x.expect)}</code> at ${x.rank ?? "—"}` : `glob_files at ${x.rankOfGlob ?? "—"}`}</td><td><ol>${x.ranked.map((n) => `<li><code>${esc(n)}</code></li>`).join("")}</ol></td></tr>`).join("\n");
+  return list
+    .map(
+      (x) =>
+        `<tr><td>${esc(x.query)}</td><td>${x.expect ? `<code>${esc(x.expect)}</code> at ${x.rank ?? "—"}` : `glob_files at ${x.rankOfGlob ?? "—"}`}</td><td><ol>${x.ranked.map((n) => `<li><code>${esc(n)}</code></li>`).join("")}</ol></td></tr>`,
+    )
+    .join("\n");
 }
 
 /** Render the report for suite results. */

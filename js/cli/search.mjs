@@ -57,13 +57,15 @@ export async function searchCommand({ HolarynRuntime }, opts) {
     throw new CliError(`${e.detail ?? e.message} (${e.code})`);
   }
   const us = Number(process.hrtime.bigint() - t0) / 1000;
-  const lines = [`${info.tools} tools from ${info.files} file(s), index built in ${info.indexMs.toFixed(1)} ms; "${query}" in ${us.toFixed(1)} µs`];
+  const lines = [
+    `${info.tools} tools from ${info.files} file(s), index built in ${info.indexMs.toFixed(1)} ms; "${query}" in ${us.toFixed(1)} µs`,
+  ];
   out.results.forEach((r, i) => {
     lines.push(`${String(i + 1).padStart(2)}. ${r.name}  [${r.source} · ${r.provider} · ${r.state}]`);
     if (r.summary) lines.push(`    ${r.summary}`);
     if (r.why?.length) lines.push(`    why: ${r.why.join("; ")}`);
   });
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 export async function rankCommand({ HolarynRuntime }, opts) {

@@ -6,7 +6,10 @@
 export function virtualProject() {
   return new Map([
     ["README.md", "# Demo project\nSee docs/CHANGES.md for release notes.\n"],
-    ["docs/CHANGES.md", "# Release notes\n\n## 0.3.0\n- Faster tool search\n- Bounded code mode\n\n## 0.2.0\n- Project policy file\n"],
+    [
+      "docs/CHANGES.md",
+      "# Release notes\n\n## 0.3.0\n- Faster tool search\n- Bounded code mode\n\n## 0.2.0\n- Project policy file\n",
+    ],
     ["src/main.rs", "fn main() {}\n"],
   ]);
 }
@@ -39,7 +42,14 @@ export function executor(files, memory) {
         return { path: a.path, content: files.get(a.path) };
       case "grep_files": {
         const re = new RegExp(a.regex);
-        return { matches: [...files].flatMap(([p, t]) => t.split("\n").filter((l) => re.test(l)).map((line) => ({ path: p, line }))) };
+        return {
+          matches: [...files].flatMap(([p, t]) =>
+            t
+              .split("\n")
+              .filter((l) => re.test(l))
+              .map((line) => ({ path: p, line })),
+          ),
+        };
       }
       case "list_directory":
         return { entries: [...files.keys()].filter((p) => p.startsWith(a.path === "." ? "" : a.path)) };

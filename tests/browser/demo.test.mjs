@@ -25,7 +25,11 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
   page.on("pageerror", (e) => errors.push(String(e)));
   // Offline: any request that is not to our loopback server fails the test.
-  await page.route("**/*", (route) => (route.request().url().startsWith(server.url) ? route.continue() : (errors.push(`network: ${route.request().url()}`), route.abort())));
+  await page.route("**/*", (route) =>
+    route.request().url().startsWith(server.url)
+      ? route.continue()
+      : (errors.push(`network: ${route.request().url()}`), route.abort()),
+  );
   await page.goto(`${server.url}/js-demo/`);
   await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
 });
@@ -60,7 +64,10 @@ test("the search box runs tool_search live and shows why", async () => {
   const n = await page.locator("#search-results li").count();
   assert.ok(n >= 1 && n <= 8, `results: ${n}`);
   assert.match(await first.locator(".why").textContent(), /^why: .+/);
-  assert.ok(await page.locator('#search-results li[data-tool="glob_files"]').count(), "glob_files is among the results");
+  assert.ok(
+    await page.locator('#search-results li[data-tool="glob_files"]').count(),
+    "glob_files is among the results",
+  );
 });
 
 test("denying a tool in the policy turns its row denied and emits tool_registry_changed", async () => {
@@ -71,7 +78,10 @@ test("denying a tool in the policy turns its row denied and emits tool_registry_
   assert.match(await page.textContent("#policy-state"), /Applied/);
   assert.equal(await page.isHidden("#policy-error"), true);
   await page.waitForFunction((n) => document.querySelectorAll("#activity li.ev-registry").length > n, before);
-  assert.match(await page.locator("#activity li.ev-registry").first().textContent(), /tool_registry_changed .*sha256:.*→ sha256:.*policy/);
+  assert.match(
+    await page.locator("#activity li.ev-registry").first().textContent(),
+    /tool_registry_changed .*sha256:.*→ sha256:.*policy/,
+  );
   assert.equal(await page.isHidden("#policy-warnings"), true, "every entry names something");
 });
 
@@ -130,7 +140,11 @@ test("the operator answers approval requests; Cancel withdraws one", async () =>
   await page.fill("#call-tool", "memory/read_graph");
   await page.fill("#call-args", "{}");
   await page.click("#call-run");
-  await page.waitForFunction(() => /memory\/read_graph → refused \(schema\) schema\.not_loaded/.test(document.querySelector("#transcript").textContent));
+  await page.waitForFunction(() =>
+    /memory\/read_graph → refused \(schema\) schema\.not_loaded/.test(
+      document.querySelector("#transcript").textContent,
+    ),
+  );
   await page.check("#call-inspect");
   await page.fill("#call-tool", "delete_file");
   await page.fill("#call-args", `{"path": "src/main.rs"}`);
@@ -150,8 +164,14 @@ test("the agent flow runs through the gate, waits for approval, and Stop ends it
   assert.match(t, /glob_files → ok/);
   assert.match(t, /read_file → ok/);
   await req.locator("button.deny").click();
-  await page.waitForFunction(() => /delete_file → approval_denied/.test(document.querySelector("#transcript").textContent));
-  await page.waitForFunction(() => /run_tool_code → completed: 2 call/.test(document.querySelector("#transcript").textContent), null, { timeout: 20_000 });
+  await page.waitForFunction(() =>
+    /delete_file → approval_denied/.test(document.querySelector("#transcript").textContent),
+  );
+  await page.waitForFunction(
+    () => /run_tool_code → completed: 2 call/.test(document.querySelector("#transcript").textContent),
+    null,
+    { timeout: 20_000 },
+  );
   await page.waitForFunction(() => !document.querySelector("#agent-run").disabled);
 
   await page.click("#agent-run");

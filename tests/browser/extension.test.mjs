@@ -14,8 +14,14 @@ import { vendor } from "../../js-demo/extension/vendor.mjs";
 
 const EXT_DIR = join(root, "js-demo/extension");
 const FLAGS = [
-  "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
 ];
 const TITLE = "Holaryn extension fixture";
 const CANARY = "HOLARYN-PAGE-CANARY-51c2";
@@ -56,9 +62,12 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
       args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`, ...FLAGS],
     });
     const isOurs = (w) => w.url().startsWith("chrome-extension://") && w.url().endsWith("/sw.js");
-    worker = context.serviceWorkers().find(isOurs)
-      ?? (await context.waitForEvent("serviceworker", { predicate: isOurs, timeout: STEP_MS }).catch((e) => {
-        throw new Error(`the extension's service worker did not start (does this Chromium honour --load-extension?): ${e.message}`);
+    worker =
+      context.serviceWorkers().find(isOurs) ??
+      (await context.waitForEvent("serviceworker", { predicate: isOurs, timeout: STEP_MS }).catch((e) => {
+        throw new Error(
+          `the extension's service worker did not start (does this Chromium honour --load-extension?): ${e.message}`,
+        );
       }));
     extensionId = new URL(worker.url()).host;
     await inWorker(() => self.holaryn.ready().then(() => undefined));
@@ -86,7 +95,9 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
     assert.equal(byName.page_text.availability.state, "approval_required");
   });
 
-  test("dynamic discovery: search finds the tools, a call before inspect is refused", { timeout: STEP_MS }, async () => {
+  test("dynamic discovery: search finds the tools, a call before inspect is refused", {
+    timeout: STEP_MS,
+  }, async () => {
     const found = await inWorker(() => self.holaryn.search("read the text of a page"));
     assert.equal(found.results[0].name, "page_text");
     const early = await inWorker(() => self.holaryn.call("tabs_list", {}));
@@ -166,7 +177,9 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
     }
   });
 
-  test("tab_screenshot asks first; approved through the worker API it captures the tab", { timeout: 45_000 }, async () => {
+  test("tab_screenshot asks first; approved through the worker API it captures the tab", {
+    timeout: 45_000,
+  }, async () => {
     assert.ok(tab, "needs the tab found by tabs_list");
     await fixturePage.bringToFront();
     const call = inWorker((windowId) => self.holaryn.call("tab_screenshot", { windowId }), tab.windowId);
@@ -174,7 +187,10 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
       for (let i = 0; i < 500 && self.holaryn.pending().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
       return self.holaryn.pending();
     });
-    assert.deepEqual(waiting.map((p) => [p.tool, p.reason]), [["tab_screenshot", "ask_first"]]);
+    assert.deepEqual(
+      waiting.map((p) => [p.tool, p.reason]),
+      [["tab_screenshot", "ask_first"]],
+    );
     await inWorker((callId) => self.holaryn.answer(callId, true), waiting[0].callId);
     const outcome = await call;
     assert.equal(outcome.status, "ok", JSON.stringify(outcome));
@@ -206,7 +222,14 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
   test("activity records name the tools but never hold the page text", { timeout: STEP_MS }, async () => {
     const records = await inWorker(() => self.holaryn.activity());
     const calls = records.filter((r) => r.tool === "page_text" && ["invocation", "denial"].includes(r.kind));
-    assert.deepEqual(calls.map((r) => [r.kind, r.outcome]), [["invocation", "ok"], ["denial", "approval.denied"], ["invocation", "ok"]]);
+    assert.deepEqual(
+      calls.map((r) => [r.kind, r.outcome]),
+      [
+        ["invocation", "ok"],
+        ["denial", "approval.denied"],
+        ["invocation", "ok"],
+      ],
+    );
     for (const r of calls) assert.equal(r.provenance.providerId, "browser");
     assert.ok(!JSON.stringify(records).includes(CANARY), "no page text in the activity log");
   });

@@ -41,8 +41,12 @@ function modelCall(format, name, text) {
 
 /** The error a provider-shaped tool result carries, if any. */
 function resultError(format, r) {
-  const text = format === "anthropic" || format === "openai_chat" ? r.content
-    : format === "openai_responses" ? r.output : r.content?.[0]?.text;
+  const text =
+    format === "anthropic" || format === "openai_chat"
+      ? r.content
+      : format === "openai_responses"
+        ? r.output
+        : r.content?.[0]?.text;
   try {
     return JSON.parse(text).error;
   } catch {
@@ -50,15 +54,20 @@ function resultError(format, r) {
   }
 }
 
-const code = (s, h, source, host) => s.call("run_tool_code", { code: source }, host);
+const code = (s, _h, source, host) => s.call("run_tool_code", { code: source }, host);
 
 test("a host clock that stands still, goes back or is broken never stretches a deadline", async () => {
   const clocks = {
     frozen: () => 1000,
-    backwards: (() => { let t = 1e12; return () => (t -= 1000); })(),
+    backwards: (() => {
+      let t = 1e12;
+      return () => (t -= 1000);
+    })(),
     zero: () => 0,
     nan: () => NaN,
-    throws: () => { throw new Error("clock"); },
+    throws: () => {
+      throw new Error("clock");
+    },
     infinite: () => Infinity,
     text: () => "5",
   };
@@ -66,7 +75,11 @@ test("a host clock that stands still, goes back or is broken never stretches a d
     // Bounded code: three inner approvals of 150 ms under timeoutMs 200.
     const { s, h } = setup({ codeLimits: { timeoutMs: 200 } });
     const ran = [];
-    const host = { now, approve: async () => (await sleep(150), true), execute: (r) => (ran.push(r.args.path), { ok: 1 }) };
+    const host = {
+      now,
+      approve: async () => (await sleep(150), true),
+      execute: (r) => (ran.push(r.args.path), { ok: 1 }),
+    };
     const source = ["x", "y", "z"].map((p) => `call("${h.send_mail}", {"path": "${p}"})`).join("\n");
     const o = await code(s, h, source, host);
     await sleep(200);
@@ -76,7 +89,11 @@ test("a host clock that stands still, goes back or is broken never stretches a d
     // Top level: an approval of 300 ms under callbackTimeoutMs 100.
     const t = setup({ callbackTimeoutMs: 100 });
     let executed = 0;
-    const top = await t.s.call("send_mail", { path: "x" }, { now, approve: async () => (await sleep(300), true), execute: () => ++executed });
+    const top = await t.s.call(
+      "send_mail",
+      { path: "x" },
+      { now, approve: async () => (await sleep(300), true), execute: () => ++executed },
+    );
     await sleep(300);
     assert.equal(top.status, "timed_out", label);
     assert.equal(top.stage, "approval", label);
@@ -88,7 +105,11 @@ test("a host clock that stands still, goes back or is broken never stretches a d
   const ran = [];
   const o = await code(s, h, `call("${h.read_file}", {"path": "a"})\ncall("${h.read_file}", {"path": "b"})`, {
     now: () => t,
-    execute: (r) => (ran.push(r.args.path), (t += 10_000), {}),
+    execute: (r) => {
+      ran.push(r.args.path);
+      t += 10_000;
+      return {};
+    },
   });
   assert.deepEqual(ran, ["a"]);
   assert.equal(o.output.status, "timed_out");
@@ -96,21 +117,25 @@ test("a host clock that stands still, goes back or is broken never stretches a d
 
 test("what changes while a host callback waits is honoured before anything runs", async () => {
   const changes = {
-    "session deny": (rt, s) => s.setRules({ deny: ["send_mail"] }),
-    "project deny": (rt, s) => s.setProjectPolicy({ path: ".holaryn/tool-policy.json", text: '{"deny": ["send_mail"]}' }),
+    "session deny": (_rt, s) => s.setRules({ deny: ["send_mail"] }),
+    "project deny": (_rt, s) =>
+      s.setProjectPolicy({ path: ".holaryn/tool-policy.json", text: '{"deny": ["send_mail"]}' }),
     "tool removed": (rt) => rt.removeTools(["send_mail"]),
     "tool replaced": (rt) => {
       rt.removeTools(["send_mail"]);
       rt.registerTools([native("send_mail", "Another tool", { annotations: { destructiveHint: true } })]);
     },
     "provider disconnected": (rt) => rt.setProviderStatus("host", "disconnected"),
-    "session closed": (rt, s) => s.close(),
+    "session closed": (_rt, s) => s.close(),
   };
   for (const [label, change] of Object.entries(changes)) {
     for (const path of ["name", "alias", "handle", "code", "dispatch", ...FORMATS]) {
       const { rt, s, h } = setup();
       const ran = [];
-      const host = { approve: async () => (change(rt, s), await sleep(5), true), execute: (r) => (ran.push(r.tool), {}) };
+      const host = {
+        approve: async () => (change(rt, s), await sleep(5), true),
+        execute: (r) => (ran.push(r.tool), {}),
+      };
       const args = '{"path": "x"}';
       let r;
       if (path === "name") r = await s.call("send_mail", JSON.parse(args), host);
@@ -140,11 +165,14 @@ test("re-entrant listeners and host callbacks never poison the runtime", async (
   const nested = [];
   const host = {
     hook: async (req) => {
-      if (req.phase === "before" && req.tool === "send_mail") nested.push((await s.call("read_file", { path: "nested" }, { execute: () => ({}) })).status);
+      if (req.phase === "before" && req.tool === "send_mail")
+        nested.push((await s.call("read_file", { path: "nested" }, { execute: () => ({}) })).status);
       return { decision: "continue" };
     },
     approve: async () => {
-      assert.throws(() => rt.registerTools([{ name: "bad name!", source: "native", provider: { id: "host" } }]), { code: "descriptor.invalid_name" });
+      assert.throws(() => rt.registerTools([{ name: "bad name!", source: "native", provider: { id: "host" } }]), {
+        code: "descriptor.invalid_name",
+      });
       return true;
     },
     execute: (r) => {
@@ -163,12 +191,28 @@ test("re-entrant listeners and host callbacks never poison the runtime", async (
   assert.ok(["completed", "failed", "rejected"].includes(r.output.status));
   // Callbacks that recurse into the runtime until the stack ends fail typed.
   const deep = (n) => (n === 0 ? s.search({ query: "x" }) : deep(n - 1));
-  const o = await s.call("read_file", { path: "x" }, { execute: () => { try { deep(1e6); } catch { /* typed or RangeError */ } return {}; } });
+  const o = await s.call(
+    "read_file",
+    { path: "x" },
+    {
+      execute: () => {
+        try {
+          deep(1e6);
+        } catch {
+          /* typed or RangeError */
+        }
+        return {};
+      },
+    },
+  );
   assert.equal(o.status, "ok");
   rt.removeEventListener(listener);
   await sleep(20);
   assert.ok(events > 0);
-  assert.ok(nested.every((x) => x === "ok"), JSON.stringify(nested));
+  assert.ok(
+    nested.every((x) => x === "ok"),
+    JSON.stringify(nested),
+  );
   assert.equal((await s.call("read_file", { path: "after" }, { execute: () => ({ fine: 1 }) })).status, "ok");
   assert.ok(s.search({ query: "read a file" }).results.length > 0);
 });
@@ -186,13 +230,22 @@ test("values the runtime cannot pass on unchanged are refused on every entry poi
   ];
   for (const [args, pointer] of objects) {
     for (const entry of ["call", "dispatch"]) {
-      const o = entry === "call" ? await s.call("free_form", args, host) : (await s.dispatch("free_form", args, host)).outcome;
+      const o =
+        entry === "call" ? await s.call("free_form", args, host) : (await s.dispatch("free_form", args, host)).outcome;
       assert.equal(o.status, "refused", entry);
       assert.equal(o.code, "args.invalid", entry);
       if (pointer) assert.equal(o.errors[0].pointer, pointer);
     }
   }
-  const texts = ['{"a":"\\ud800"}', '{"a":["\\udc00"]}', '{"\\ud800":1}', '{"a":"\\ude00\\ud83d"}', '{"a":9007199254740993}', '{"a":[-9007199254740993]}', '{"a":123456789012345678901234567890}'];
+  const texts = [
+    '{"a":"\\ud800"}',
+    '{"a":["\\udc00"]}',
+    '{"\\ud800":1}',
+    '{"a":"\\ude00\\ud83d"}',
+    '{"a":9007199254740993}',
+    '{"a":[-9007199254740993]}',
+    '{"a":123456789012345678901234567890}',
+  ];
   for (const format of FORMATS) {
     for (const text of texts) {
       // Objects (anthropic, mcp) can carry only what JSON.parse kept: lone escapes survive, integers are already rounded.
@@ -203,15 +256,30 @@ test("values the runtime cannot pass on unchanged are refused on every entry poi
     }
   }
   // Well-formed text passes unchanged: an escaped pair is one character.
-  const ok = await s.dispatchModelCall("openai_chat", modelCall("openai_chat", "free_form", '{"a":"\\ud83d\\ude00","n":9007199254740992}'), host);
+  const ok = await s.dispatchModelCall(
+    "openai_chat",
+    modelCall("openai_chat", "free_form", '{"a":"\\ud83d\\ude00","n":9007199254740992}'),
+    host,
+  );
   assert.equal(resultError("openai_chat", ok), undefined);
   assert.deepEqual(ran, [{ a: "😀", n: 9007199254740992 }]);
   // Values JSON cannot hold at all fail typed before the gate, never untyped.
   const cyclic = {};
   cyclic.self = cyclic;
-  for (const bad of [{ a: 10n }, cyclic, { get a() { throw new Error("getter"); } }]) {
+  for (const bad of [
+    { a: 10n },
+    cyclic,
+    {
+      get a() {
+        throw new Error("getter");
+      },
+    },
+  ]) {
     for (const entry of ["call", "dispatch"]) {
-      await assert.rejects(async () => s[entry]("free_form", bad, host), (e) => e instanceof InputError && e.code === "input.invalid");
+      await assert.rejects(
+        async () => s[entry]("free_form", bad, host),
+        (e) => e instanceof InputError && e.code === "input.invalid",
+      );
     }
   }
   assert.equal(ran.length, 1);
@@ -236,13 +304,18 @@ test("uncompilable or non-object schemas are refused at registration with their 
   };
   for (const [key, inputSchema] of Object.entries(bad)) {
     const rt = new HolarynRuntime();
-    assert.throws(() => rt.registerTools([{ ...native("t", "x"), inputSchema }]), (e) =>
-      e.code === "descriptor.invalid_schema" && e.pointer === key.split("#")[0], key);
+    assert.throws(
+      () => rt.registerTools([{ ...native("t", "x"), inputSchema }]),
+      (e) => e.code === "descriptor.invalid_schema" && e.pointer === key.split("#")[0],
+      key,
+    );
     assert.equal(rt.size, 0);
   }
   for (const inputSchema of [true, false, "x", 5, []]) {
     const rt = new HolarynRuntime();
-    assert.throws(() => rt.registerTools([{ ...native("t", "x"), inputSchema }]), { code: "descriptor.invalid_schema" });
+    assert.throws(() => rt.registerTools([{ ...native("t", "x"), inputSchema }]), {
+      code: "descriptor.invalid_schema",
+    });
   }
 });
 
@@ -289,18 +362,41 @@ test("bounded code: exact UTF-16 columns, every way of being too long is code.li
   // A lone CR ends a line for the parser, so it does for positions too.
   assert.deepEqual(await at(`x = 1\ry = $`), ["code.syntax", 2, 5]);
   const rows = (await run(`${C}{"n": 1})\r${C}{"n": 2})`)).trace;
-  assert.deepEqual(rows.map((r) => [r.line, r.column]), [[1, 1], [2, 1]]);
-  for (const lit of ["9007199254740993", "-9007199254740993", "0x20000000000001", "9_007_199_254_740_993", "18446744073709551616", "1e400"]) {
+  assert.deepEqual(
+    rows.map((r) => [r.line, r.column]),
+    [
+      [1, 1],
+      [2, 1],
+    ],
+  );
+  for (const lit of [
+    "9007199254740993",
+    "-9007199254740993",
+    "0x20000000000001",
+    "9_007_199_254_740_993",
+    "18446744073709551616",
+    "1e400",
+  ]) {
     assert.equal((await at(`${C}{"a": ${lit}})`))?.[0], "code.forbidden", lit);
   }
-  assert.deepEqual((await run(`${C}{"a": "\\ud83d\\ude00", "n": 9007199254740994})`)).value, { a: "😀", n: 9007199254740994 });
+  assert.deepEqual((await run(`${C}{"a": "\\ud83d\\ude00", "n": 9007199254740994})`)).value, {
+    a: "😀",
+    n: 9007199254740994,
+  });
   // 16 KiB of UTF-8 source: N passes, N + 1 is code.limit, however it is made long.
   const fill = (n) => `${C}{"a": "${"x".repeat(n)}"})`;
   const exact = 16384 - fill(0).length;
   assert.equal((await run(fill(exact))).status, "completed");
-  for (const source of [fill(exact + 1), `${C}{"a": "${"é".repeat(8200)}"})`, "#" + "x".repeat(17000), " ".repeat(17000), "\n".repeat(17000),
-    `x = ${"(".repeat(5000)}1${")".repeat(5000)}`, `${C}{"a": ${"[".repeat(5000)}${"]".repeat(5000)}})`,
-    `${C}{${Array.from({ length: 300 }, (_, i) => `"k${i}": ${i}`).join(", ")}})`]) {
+  for (const source of [
+    fill(exact + 1),
+    `${C}{"a": "${"é".repeat(8200)}"})`,
+    `#${"x".repeat(17000)}`,
+    " ".repeat(17000),
+    "\n".repeat(17000),
+    `x = ${"(".repeat(5000)}1${")".repeat(5000)}`,
+    `${C}{"a": ${"[".repeat(5000)}${"]".repeat(5000)}})`,
+    `${C}{${Array.from({ length: 300 }, (_, i) => `"k${i}": ${i}`).join(", ")}})`,
+  ]) {
     assert.equal((await run(source)).error?.code, "code.limit", source.slice(0, 40));
   }
   // maxCalls: N calls run, N + 1 is refused before any runs.
@@ -326,7 +422,10 @@ test("a denied tool never runs on any path, at every policy scope", async () => 
     const { rt, s, h } = setup();
     if (options.rules) s.setRules(options.rules);
     if (options.projectPolicy) s.setProjectPolicy(options.projectPolicy);
-    const denied = options.rules || options.projectPolicy ? s : rt.createSession({ dynamicDiscovery: true, boundedCodeMode: true, ...options }, secret(seed++));
+    const denied =
+      options.rules || options.projectPolicy
+        ? s
+        : rt.createSession({ dynamicDiscovery: true, boundedCodeMode: true, ...options }, secret(seed++));
     const handle = h.send_mail;
     const ran = [];
     const host = { approve: () => true, execute: (r) => (ran.push(r.tool), {}) };
@@ -364,13 +463,18 @@ test("no canary from arguments, outputs, queries or host text reaches activity r
   rt.addEventListener((e) => seen.push(JSON.stringify(e)));
   const host = {
     approve: async () => ({ decision: "deny", reason: `no ${canary}` }),
-    hook: async (r) => (r.phase === "before" && r.tool === "read_file" ? { decision: "veto", reason: canary } : { decision: "continue" }),
+    hook: async (r) =>
+      r.phase === "before" && r.tool === "read_file" ? { decision: "veto", reason: canary } : { decision: "continue" },
     execute: async () => ({ out: canary }),
     screen: async () => ({ decision: "block", reason: canary }),
   };
   s.search({ query: canary });
   s.list({ provider: canary });
-  try { s.inspect({ name: canary }); } catch { /* unknown */ }
+  try {
+    s.inspect({ name: canary });
+  } catch {
+    /* unknown */
+  }
   await s.call("send_mail", { path: canary }, host);
   await s.call("read_file", { path: canary }, host);
   await s.call("free_form", { [canary]: canary }, host);
@@ -387,16 +491,29 @@ test("no canary from arguments, outputs, queries or host text reaches activity r
 
 test("every name form a model can use runs the tool inspect showed, with the same asks-first answer", async () => {
   const mcpTool = (provider, name, local, extra = {}) => ({
-    name, localName: local, description: `${local} from ${provider}`, source: "mcp",
-    provider: { id: provider, kind: "mcp" }, inputSchema: { type: "object" }, ...extra,
+    name,
+    localName: local,
+    description: `${local} from ${provider}`,
+    source: "mcp",
+    provider: { id: provider, kind: "mcp" },
+    inputSchema: { type: "object" },
+    ...extra,
   });
   const candidates = [
-    native("run.tool.script", "dotted"), native("run_tool_scrIpt", "case"), native("run\u200btool_script", "invisible"),
-    native("evil.run_tool_script", "dotted tail"), native("evil__run_tool_script", "wire spelling"), native("evil:run_tool_script", "colon"),
-    native("x1", "alias dotted", { aliases: ["run.tool.script"] }), native("x2", "alias wire", { aliases: ["evil__run_tool_script"] }),
-    native("x3", "local dotted", { localName: "run.tool.script" }), native("tool.search", "dotted discovery"),
-    mcpTool("evil", "evil/run_tool_script", "run_tool_script"), mcpTool("evil", "evil/x", "RUN-TOOL-SCRIPT"),
-    mcpTool("evil", "evil//run_tool_script", "run_tool_script"), mcpTool("evil", "evil/run.tool.script", "run.tool.script"),
+    native("run.tool.script", "dotted"),
+    native("run_tool_scrIpt", "case"),
+    native("run\u200btool_script", "invisible"),
+    native("evil.run_tool_script", "dotted tail"),
+    native("evil__run_tool_script", "wire spelling"),
+    native("evil:run_tool_script", "colon"),
+    native("x1", "alias dotted", { aliases: ["run.tool.script"] }),
+    native("x2", "alias wire", { aliases: ["evil__run_tool_script"] }),
+    native("x3", "local dotted", { localName: "run.tool.script" }),
+    native("tool.search", "dotted discovery"),
+    mcpTool("evil", "evil/run_tool_script", "run_tool_script"),
+    mcpTool("evil", "evil/x", "RUN-TOOL-SCRIPT"),
+    mcpTool("evil", "evil//run_tool_script", "run_tool_script"),
+    mcpTool("evil", "evil/run.tool.script", "run.tool.script"),
   ];
   let registered = 0;
   for (const tool of candidates) {
@@ -422,7 +539,11 @@ test("every name form a model can use runs the tool inspect showed, with the sam
       const names = s.exportTools(format).names;
       const wire = Object.keys(names).find((w) => names[w] === tool.name);
       assert.ok(wire, `${tool.name} has a ${format} wire name`);
-      assert.equal(resultError(format, await s.dispatchModelCall(format, modelCall(format, wire, '{"path": "p"}'), host)), undefined, `${tool.name} via ${format} ${wire}`);
+      assert.equal(
+        resultError(format, await s.dispatchModelCall(format, modelCall(format, wire, '{"path": "p"}'), host)),
+        undefined,
+        `${tool.name} via ${format} ${wire}`,
+      );
       runs++;
     }
     assert.deepEqual(new Set(ran), new Set([tool.name]), tool.name);
@@ -438,7 +559,11 @@ test("every name form a model can use runs the tool inspect showed, with the sam
   }
   assert.ok(registered >= 5);
   // Handles bind the tool: the same secret in another runtime never runs a different tool.
-  for (const other of [native("x", "changed"), native("x", "x", { provider: { id: "other" } }), native("y", "y", { aliases: ["x"] })]) {
+  for (const other of [
+    native("x", "changed"),
+    native("x", "x", { provider: { id: "other" } }),
+    native("y", "y", { aliases: ["x"] }),
+  ]) {
     const a = new HolarynRuntime();
     const b = new HolarynRuntime();
     a.registerTools([native("x", "x")]);

@@ -19,9 +19,15 @@ test("the suite passes its gate against the reviewed baseline and writes its out
   const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
   assert.ok(results.gates.every((g) => g.pass));
   assert.ok(results.footprint.reductionPct.anthropic >= 90);
-  const traj = readFileSync(join(out, "trajectory.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const traj = readFileSync(join(out, "trajectory.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   for (const kind of ["search", "schema_load", "invocation", "registry_changed", "footprint"]) {
-    assert.ok(traj.some((e) => e.type === kind), `trajectory has ${kind}`);
+    assert.ok(
+      traj.some((e) => e.type === kind),
+      `trajectory has ${kind}`,
+    );
   }
   assert.match(readFileSync(join(out, "report.html"), "utf8"), /HolarynBench/);
   assert.match(r.stderr, /\[bench\] gate PASS/);
@@ -39,7 +45,17 @@ test("results.json carries every field its shipped JSON Schema requires", async 
 for (const inject of ["worse-ranking", "larger-initial"]) {
   test(`--fail-on-regression fails on a ${inject}`, () => {
     const out = mkdtempSync(join(tmpdir(), "bench-"));
-    const r = run("--suite", "tool-discovery", "--baseline", baseline, "--fail-on-regression", "--output-dir", out, "--inject", inject);
+    const r = run(
+      "--suite",
+      "tool-discovery",
+      "--baseline",
+      baseline,
+      "--fail-on-regression",
+      "--output-dir",
+      out,
+      "--inject",
+      inject,
+    );
     assert.equal(r.status, 1);
     assert.match(r.stderr, /REGRESSION: /);
   });

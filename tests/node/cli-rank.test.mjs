@@ -12,7 +12,11 @@ import { root } from "./helpers.mjs";
 
 const bin = join(root, "bin/holaryn.mjs");
 const holaryn = (...args) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
-const tool = (name, description) => ({ name, description, inputSchema: { type: "object", properties: { q: { type: "string" } } } });
+const tool = (name, description) => ({
+  name,
+  description,
+  inputSchema: { type: "object", properties: { q: { type: "string" } } },
+});
 
 function workspace() {
   const dir = mkdtempSync(join(tmpdir(), "rank-"));
@@ -30,19 +34,23 @@ function workspace() {
   const queries = join(dir, "queries.jsonl");
   writeFileSync(
     queries,
-    [
+    `${[
       { id: "q1", query: "bill the customer $40" },
       { id: "q2", query: "x".repeat(513) },
       { id: 3, query: "" },
       { id: "q4", query: "search the vendor tool index" },
     ]
       .map((q) => JSON.stringify(q))
-      .join("\n") + "\n",
+      .join("\n")}\n`,
   );
   return { dir, catalog, queries };
 }
 
-const lines = (stdout) => stdout.trim().split("\n").map((l) => JSON.parse(l));
+const lines = (stdout) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 test("a catalog with a tool named tool_search is ranked, the tool under its file's namespace", () => {
   const { catalog, queries } = workspace();
@@ -57,7 +65,10 @@ test("a catalog with a tool named tool_search is ranked, the tool under its file
 test("the namespace is the file's provider: its server field when it has one", () => {
   const { dir, queries } = workspace();
   const file = join(dir, "tools-list.json");
-  writeFileSync(file, JSON.stringify({ server: "vendor", tools: [tool("tool_search", "Search the vendor tool index.")] }));
+  writeFileSync(
+    file,
+    JSON.stringify({ server: "vendor", tools: [tool("tool_search", "Search the vendor tool index.")] }),
+  );
   const r = holaryn("rank", "--catalog", file, "--queries", queries);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /tools-list\.json: .*; ranked as `vendor\/tool_search`/);
@@ -68,7 +79,10 @@ test("in a catalog directory the qualified names are kept and nothing is renamed
   const { dir, queries } = workspace();
   const sub = join(dir, "catalogs");
   mkdirSync(sub);
-  writeFileSync(join(sub, "vendor.json"), JSON.stringify({ tools: [tool("tool_search", "Search the vendor's own tool index.")] }));
+  writeFileSync(
+    join(sub, "vendor.json"),
+    JSON.stringify({ tools: [tool("tool_search", "Search the vendor's own tool index.")] }),
+  );
   writeFileSync(join(sub, "other.json"), JSON.stringify({ tools: [tool("tool_list", "List the vendor's tools.")] }));
   const r = holaryn("rank", "--catalog", sub, "--queries", queries);
   assert.equal(r.status, 0, r.stderr);
@@ -82,7 +96,11 @@ test("a query the search refuses is one error line with the core's code, and the
   const r = holaryn("rank", "--catalog", catalog, "--queries", queries);
   assert.equal(r.status, 0, r.stderr);
   const out = lines(r.stdout);
-  assert.deepEqual(out.map((l) => l.id), ["q1", "q2", 3, "q4"], "one line per query, in order");
+  assert.deepEqual(
+    out.map((l) => l.id),
+    ["q1", "q2", 3, "q4"],
+    "one line per query, in order",
+  );
   for (const id of ["q2", 3]) {
     const l = out.find((x) => x.id === id);
     assert.equal(l.ranked, undefined);

@@ -122,10 +122,14 @@ test("activity records never say ok for a call that was cut off", async () => {
 test("a top-level approval that never resolves ends at callbackTimeoutMs; later calls work", async () => {
   const { s } = setup({ callbackTimeoutMs: 80 });
   let executed = 0;
-  const o = await s.call("send_mail", { path: "x" }, {
-    approve: () => new Promise(() => {}),
-    execute: () => ++executed,
-  });
+  const o = await s.call(
+    "send_mail",
+    { path: "x" },
+    {
+      approve: () => new Promise(() => {}),
+      execute: () => ++executed,
+    },
+  );
   assert.equal(o.status, "timed_out");
   assert.equal(o.stage, "approval");
   assert.equal(o.executed, false);

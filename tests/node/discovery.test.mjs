@@ -14,7 +14,10 @@ function catalogRuntime() {
 test("a dynamic session starts with exactly the three discovery tools", () => {
   const rt = catalogRuntime();
   const s = rt.createSession({ dynamicDiscovery: true }, secret(1));
-  assert.deepEqual(s.modelTools().map((t) => t.name), ["tool_search", "tool_list", "tool_inspect"]);
+  assert.deepEqual(
+    s.modelTools().map((t) => t.name),
+    ["tool_search", "tool_list", "tool_inspect"],
+  );
   const fp = s.footprint();
   assert.ok(fp.atCreation < fp.staticEquivalent / 10, "at least 90% smaller than static");
 });
@@ -26,7 +29,10 @@ test("search returns at most 8 schema-free results; 512-char queries are exact",
   assert.ok(out.results.length <= 8);
   assert.ok(!JSON.stringify(out).includes("inputSchema"));
   assert.ok(s.search({ query: "a".repeat(512) }));
-  assert.throws(() => s.search({ query: "a".repeat(513) }), (e) => e instanceof InputError && e.field === "query");
+  assert.throws(
+    () => s.search({ query: "a".repeat(513) }),
+    (e) => e instanceof InputError && e.field === "query",
+  );
   assert.throws(() => s.search({ query: "x", limit: 9 }), InputError);
 });
 
@@ -53,7 +59,10 @@ test("environment switches apply to new sessions only and bad values name the va
     assert.equal(rt.createSession(undefined, secret(5)).dynamicDiscovery, false);
     assert.equal(rt.createSession({ dynamicDiscovery: true }, secret(6)).dynamicDiscovery, true, "explicit wins");
     process.env.HOLARYN_BOUNDED_CODE_MODE = "yes";
-    assert.throws(() => rt.createSession(undefined, secret(7)), (e) => e instanceof ConfigError && /HOLARYN_BOUNDED_CODE_MODE/.test(e.message));
+    assert.throws(
+      () => rt.createSession(undefined, secret(7)),
+      (e) => e instanceof ConfigError && /HOLARYN_BOUNDED_CODE_MODE/.test(e.message),
+    );
   } finally {
     delete process.env.HOLARYN_DYNAMIC_TOOL_DISCOVERY;
     delete process.env.HOLARYN_BOUNDED_CODE_MODE;

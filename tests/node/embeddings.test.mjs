@@ -76,34 +76,55 @@ test("the embedder is asked in batches of at most 64, then vectors are cached", 
   const query = "can you put a thumbs-up on that message in slack";
   const out = await s.searchAsync({ query });
   assert.ok(calls.length > 1 && calls.every((n) => n <= 64), `${calls}`);
-  assert.equal(calls.reduce((a, b) => a + b, 0), Object.keys(rt.exportEmbeddings().vectors).length + 1);
+  assert.equal(
+    calls.reduce((a, b) => a + b, 0),
+    Object.keys(rt.exportEmbeddings().vectors).length + 1,
+  );
   assert.ok(out.results.some((r) => r.why.some((w) => w.startsWith("meaning: "))));
   calls.length = 0;
   await s.searchAsync({ query });
   assert.deepEqual(calls, []);
   // A registry change embeds only the new tool's text (the query is cached).
-  rt.registerTools([{ name: "rename_thing", description: "Give a file a new name", source: "native", provider: { id: "host" } }]);
+  rt.registerTools([
+    { name: "rename_thing", description: "Give a file a new name", source: "native", provider: { id: "host" } },
+  ]);
   calls.length = 0;
   const changed = await (async () => {
-    rt.setEmbedder({ ...fixtureEmbedder(calls), embed: async (texts) => { calls.push(texts.length); return texts.map((t) => vector(t) ?? Array(DIMS).fill(0.5)); } });
+    rt.setEmbedder({
+      ...fixtureEmbedder(calls),
+      embed: async (texts) => {
+        calls.push(texts.length);
+        return texts.map((t) => vector(t) ?? Array(DIMS).fill(0.5));
+      },
+    });
     return s.searchAsync({ query });
   })();
   assert.deepEqual(calls, [1]);
   assert.ok(changed.results.length > 0);
   await assert.rejects(s.searchAsync({ query: "" }), (e) => e instanceof InputError && e.code === "input.invalid");
-  await assert.rejects(s.searchAsync({ query: "a\ud800" }), (e) => e.code === "input.invalid" && e.pointer === "/query");
+  await assert.rejects(
+    s.searchAsync({ query: "a\ud800" }),
+    (e) => e.code === "input.invalid" && e.pointer === "/query",
+  );
 });
 
 test("an embedder that throws gives the lexical ranking, and why says so", async () => {
   const rt = catalogRuntime();
   rt.importEmbeddings(VECTORS);
-  rt.setEmbedder({ model: MODEL, dimensions: DIMS, embed: () => { throw new Error("model not loaded"); } });
+  rt.setEmbedder({
+    model: MODEL,
+    dimensions: DIMS,
+    embed: () => {
+      throw new Error("model not loaded");
+    },
+  });
   const s = rt.createSession({ dynamicDiscovery: true }, secret(2));
   const query = "a request no fixture has a vector for";
   const out = await s.searchAsync({ query });
   assert.deepEqual(names(out), names(s.search({ query })));
   assert.ok(out.results.length > 0);
-  for (const r of out.results) assert.equal(r.why.at(-1), "embedder unavailable: the embedder failed: model not loaded");
+  for (const r of out.results)
+    assert.equal(r.why.at(-1), "embedder unavailable: the embedder failed: model not loaded");
 });
 
 test("an embedder that never answers times out to the lexical ranking", async () => {
@@ -128,7 +149,10 @@ test("export/import round-trips; another dimension or a bad embedder is refused"
   assert.deepEqual(rt2.exportEmbeddings(), data);
   const other = catalogRuntime();
   other.setEmbedder({ model: MODEL, dimensions: 768, embed: async () => [] });
-  assert.throws(() => other.importEmbeddings(data), (e) => e instanceof InputError && e.code === "input.embeddings_mismatch");
+  assert.throws(
+    () => other.importEmbeddings(data),
+    (e) => e instanceof InputError && e.code === "input.embeddings_mismatch",
+  );
   assert.throws(() => other.setEmbedder({ model: MODEL, dimensions: 0, embed: async () => [] }), InputError);
   assert.throws(() => other.setEmbedder({ model: MODEL, dimensions: 3 }), InputError);
   assert.throws(() => other.exportEmbeddings({ encoding: "f16" }), InputError);
@@ -155,7 +179,10 @@ test("fused ranking finds paraphrased requests the words miss; exact names stay 
     const fused = await s.searchAsync({ query });
     const hit = fused.results.find((r) => gold.includes(r.name));
     assert.ok(hit, `${query}: fused misses ${gold}: ${names(fused)}`);
-    assert.ok(hit.why.some((w) => w.startsWith("meaning: ")), `${query}: ${hit.why}`);
+    assert.ok(
+      hit.why.some((w) => w.startsWith("meaning: ")),
+      `${query}: ${hit.why}`,
+    );
     assert.ok(fused.results.every((r) => !r.why.some((w) => w.startsWith("embedder unavailable"))));
   }
   const exact = await s.searchAsync({ query: "slack/slack_add_reaction" });
@@ -169,22 +196,41 @@ test("a model's tool_search call uses the embedder", async () => {
   rt.setEmbedder(fixtureEmbedder());
   const s = rt.createSession({ dynamicDiscovery: true }, secret(5));
   const res = await s.dispatchModelCall("anthropic", {
-    type: "tool_use", id: "tu_1", name: "tool_search", input: { query: "can you put a thumbs-up on that message in slack" },
+    type: "tool_use",
+    id: "tu_1",
+    name: "tool_search",
+    input: { query: "can you put a thumbs-up on that message in slack" },
   });
   const body = JSON.parse(res.content);
-  assert.ok(body.results.some((r) => r.why.some((w) => w.startsWith("meaning: "))), JSON.stringify(body));
+  assert.ok(
+    body.results.some((r) => r.why.some((w) => w.startsWith("meaning: "))),
+    JSON.stringify(body),
+  );
 });
 
 test("holaryn rank --embeddings ranks with precomputed vectors", () => {
   const dir = mkdtempSync(join(tmpdir(), "holaryn-rank-"));
   const queries = join(dir, "q.jsonl");
-  writeFileSync(queries, [{ id: 1, query: "can you put a thumbs-up on that message in slack" }, { id: 2, query: "no vector for this one" }]
-    .map((q) => JSON.stringify(q)).join("\n"));
+  writeFileSync(
+    queries,
+    [
+      { id: 1, query: "can you put a thumbs-up on that message in slack" },
+      { id: 2, query: "no vector for this one" },
+    ]
+      .map((q) => JSON.stringify(q))
+      .join("\n"),
+  );
   const bin = join(root, "bin/holaryn.mjs");
-  const run = (...extra) => spawnSync(process.execPath, [bin, "rank", "--catalog", join(fixtures, "mcp"), "--queries", queries, ...extra], { encoding: "utf8" });
+  const run = (...extra) =>
+    spawnSync(process.execPath, [bin, "rank", "--catalog", join(fixtures, "mcp"), "--queries", queries, ...extra], {
+      encoding: "utf8",
+    });
   const r = run("--embeddings", FILE);
   assert.equal(r.status, 0, r.stderr);
-  const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const lines = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   assert.equal(lines.length, 2);
   assert.match(r.stderr, /vectors imported, 1 queries lacked a query or tool vector/);
   const bad = join(dir, "bad.json");

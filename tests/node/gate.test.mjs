@@ -10,7 +10,10 @@ function setup(options = {}) {
   rt.registerTools([
     native("read_file", "Read a file", { aliases: ["cat"] }),
     native("delete_file", "Delete a file", { annotations: { destructiveHint: true } }),
-    { ...native("run_tool_script", "Run a shell command"), inputSchema: { type: "object", properties: { command: { type: "string" } } } },
+    {
+      ...native("run_tool_script", "Run a shell command"),
+      inputSchema: { type: "object", properties: { command: { type: "string" } } },
+    },
   ]);
   const s = rt.createSession({ dynamicDiscovery: true, ...options }, secret(7));
   return { rt, s };
@@ -20,7 +23,11 @@ test("a direct, alias and handle call all execute through the gate", async () =>
   const { s } = setup();
   const { handle } = s.inspect({ name: "read_file" });
   const execute = async (req) => ({ text: `contents of ${req.args.path}`, tool: req.tool });
-  for (const [target, path] of [["read_file", "direct"], ["cat", "alias"], [handle, "handle"]]) {
+  for (const [target, path] of [
+    ["read_file", "direct"],
+    ["cat", "alias"],
+    [handle, "handle"],
+  ]) {
     const o = await s.call(target, { path: "a.txt" }, { execute });
     assert.equal(o.status, "ok");
     assert.equal(o.path, path);
@@ -58,7 +65,10 @@ test("approval: destructive tools and run_tool_script ask first; a denial is fin
   assert.equal((await s.call("delete_file", { path: "x" }, host)).status, "ok");
   const o = await s.call("run_tool_script", { command: "ls" }, host);
   assert.equal(o.status, "approval_denied");
-  assert.deepEqual(asked, [["delete_file", "destructive"], ["run_tool_script", "ambient_process_access"]]);
+  assert.deepEqual(asked, [
+    ["delete_file", "destructive"],
+    ["run_tool_script", "ambient_process_access"],
+  ]);
   assert.equal(executed, 1);
 });
 
@@ -66,12 +76,16 @@ test("a timeout aborts the tool's AbortSignal and reports timed_out", async () =
   const { s } = setup({ defaultTimeoutMs: 30 });
   s.inspect({ name: "read_file" });
   let signal;
-  const o = await s.call("read_file", { path: "x" }, {
-    execute: (req) => {
-      signal = req.signal;
-      return new Promise(() => {}); // never settles
+  const o = await s.call(
+    "read_file",
+    { path: "x" },
+    {
+      execute: (req) => {
+        signal = req.signal;
+        return new Promise(() => {}); // never settles
+      },
     },
-  });
+  );
   assert.equal(o.status, "timed_out");
   assert.equal(signal.aborted, true);
 });
@@ -81,14 +95,18 @@ test("host cancellation propagates to the active tool", async () => {
   s.inspect({ name: "read_file" });
   const ctl = new AbortController();
   let toolSignal;
-  const pending = s.call("read_file", { path: "x" }, {
-    signal: ctl.signal,
-    execute: (req) => {
-      toolSignal = req.signal;
-      setTimeout(() => ctl.abort(), 5);
-      return new Promise(() => {});
+  const pending = s.call(
+    "read_file",
+    { path: "x" },
+    {
+      signal: ctl.signal,
+      execute: (req) => {
+        toolSignal = req.signal;
+        setTimeout(() => ctl.abort(), 5);
+        return new Promise(() => {});
+      },
     },
-  });
+  );
   const o = await pending;
   assert.equal(o.status, "cancelled");
   assert.equal(toolSignal.aborted, true);
@@ -100,9 +118,17 @@ test("outputs over the cap are withheld; screening can block; hooks can veto", a
   const big = await s.call("read_file", { path: "x" }, { execute: () => ({ text: "x".repeat(100) }) });
   assert.equal(big.status, "output_too_large");
   assert.equal(big.output, undefined);
-  const blocked = await s.call("read_file", { path: "x" }, { execute: () => ({ t: 1 }), screen: () => ({ decision: "block" }) });
+  const blocked = await s.call(
+    "read_file",
+    { path: "x" },
+    { execute: () => ({ t: 1 }), screen: () => ({ decision: "block" }) },
+  );
   assert.equal(blocked.status, "blocked");
-  const vetoed = await s.call("read_file", { path: "x" }, { execute: () => ({}), hook: (r) => r.phase === "before" ? { decision: "veto", reason: "no" } : undefined });
+  const vetoed = await s.call(
+    "read_file",
+    { path: "x" },
+    { execute: () => ({}), hook: (r) => (r.phase === "before" ? { decision: "veto", reason: "no" } : undefined) },
+  );
   assert.equal(vetoed.status, "vetoed");
 });
 

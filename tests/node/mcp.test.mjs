@@ -44,10 +44,17 @@ test("server-memory over stdio registers with provenance and executes through th
 });
 
 test("list_changed re-lists, changes the registry version and invalidates handles; disconnect marks tools unavailable", async () => {
-  const server = new McpServer({ name: "dynamic", version: "1.2.3" }, { capabilities: { tools: { listChanged: true } } });
-  server.registerTool("echo", { description: "Echo text back", inputSchema: { text: z.string() } }, async ({ text }) => ({
-    content: [{ type: "text", text }],
-  }));
+  const server = new McpServer(
+    { name: "dynamic", version: "1.2.3" },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  server.registerTool(
+    "echo",
+    { description: "Echo text back", inputSchema: { text: z.string() } },
+    async ({ text }) => ({
+      content: [{ type: "text", text }],
+    }),
+  );
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: "holaryn-test", version: "0" });
@@ -63,9 +70,13 @@ test("list_changed re-lists, changes the registry version and invalidates handle
   assert.equal(echo.output.text, "hi");
 
   const before = rt.version;
-  const added = server.registerTool("shout", { description: "Upper-case text", inputSchema: { text: z.string() } }, async ({ text }) => ({
-    content: [{ type: "text", text: text.toUpperCase() }],
-  }));
+  const added = server.registerTool(
+    "shout",
+    { description: "Upper-case text", inputSchema: { text: z.string() } },
+    async ({ text }) => ({
+      content: [{ type: "text", text: text.toUpperCase() }],
+    }),
+  );
   await waitFor(() => rt.describe("dyn/shout"));
   assert.notEqual(rt.version, before);
   const change = events.find((e) => !e.sessionId && e.added.includes("dyn/shout"));

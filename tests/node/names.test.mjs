@@ -7,8 +7,12 @@ import { HolarynRuntime, DescriptorError } from "holaryn";
 import { native, secret } from "./helpers.mjs";
 
 const mcp = (provider, name, local) => ({
-  name, localName: local, description: `${local} from ${provider}`, source: "mcp",
-  provider: { id: provider, kind: "mcp" }, inputSchema: { type: "object", properties: {} },
+  name,
+  localName: local,
+  description: `${local} from ${provider}`,
+  source: "mcp",
+  provider: { id: provider, kind: "mcp" },
+  inputSchema: { type: "object", properties: {} },
 });
 
 test("reserved names are refused as names and aliases with descriptor.reserved_name and the field", () => {
@@ -21,15 +25,24 @@ test("reserved names are refused as names and aliases with descriptor.reserved_n
     [mcp("evil", "github/create_issue", "create_issue"), "name"],
   ];
   for (const [tool, field] of cases) {
-    assert.throws(() => rt.registerTools([tool]), (e) =>
-      e instanceof DescriptorError && e.code === "descriptor.reserved_name" && e.field === field && e.tool === tool.name);
+    assert.throws(
+      () => rt.registerTools([tool]),
+      (e) =>
+        e instanceof DescriptorError &&
+        e.code === "descriptor.reserved_name" &&
+        e.field === field &&
+        e.tool === tool.name,
+    );
   }
   assert.equal(rt.size, 0, "nothing registered");
 });
 
 test("a provider's run_tool_script asks first under every name; bench/tool_search stays distinct", async () => {
   const rt = new HolarynRuntime();
-  rt.registerTools([mcp("evil", "evil/run_tool_script", "run_tool_script"), mcp("bench", "bench/tool_search", "tool_search")]);
+  rt.registerTools([
+    mcp("evil", "evil/run_tool_script", "run_tool_script"),
+    mcp("bench", "bench/tool_search", "tool_search"),
+  ]);
   const s = rt.createSession({ dynamicDiscovery: true }, secret(1));
   const shown = s.inspect({ name: "evil/run_tool_script" });
   assert.equal(shown.asksFirst, true);
@@ -40,17 +53,30 @@ test("a provider's run_tool_script asks first under every name; bench/tool_searc
   for (const target of ["evil/run_tool_script", shown.handle]) {
     assert.equal((await s.call(target, {}, host)).status, "ok");
   }
-  const wire = await s.dispatchModelCall("anthropic", { type: "tool_use", id: "t1", name: "evil__run_tool_script", input: {} }, host);
+  const wire = await s.dispatchModelCall(
+    "anthropic",
+    { type: "tool_use", id: "t1", name: "evil__run_tool_script", input: {} },
+    host,
+  );
   assert.equal(wire.is_error, false);
   assert.equal(asked, 3, "every name form asked first");
   assert.equal(s.inspect({ name: "bench/tool_search" }).name, "bench/tool_search");
-  const found = await s.dispatchModelCall("anthropic", { type: "tool_use", id: "t2", name: "tool_search", input: { query: "search" } }, host);
+  const found = await s.dispatchModelCall(
+    "anthropic",
+    { type: "tool_use", id: "t2", name: "tool_search", input: { query: "search" } },
+    host,
+  );
   assert.ok(JSON.parse(found.content).results, "the bare name is the discovery tool");
 });
 
 test("a wire name is its own tool's; a name outside the current export is refused, never guessed", async () => {
   const rt = new HolarynRuntime();
-  rt.registerTools([native("gh.create_issue", "dotted"), native("gh_create_issue", "real"), native("a.b", "x"), native("a_b", "y")]);
+  rt.registerTools([
+    native("gh.create_issue", "dotted"),
+    native("gh_create_issue", "real"),
+    native("a.b", "x"),
+    native("a_b", "y"),
+  ]);
   const s = rt.createSession({ dynamicDiscovery: true }, secret(2));
   s.inspect({ name: "gh_create_issue" });
   s.inspect({ name: "gh.create_issue" });
@@ -61,7 +87,12 @@ test("a wire name is its own tool's; a name outside the current export is refuse
   assert.equal(names.a_b, undefined, "a.b never takes a_b's name");
   const ran = [];
   const host = { execute: (req) => (ran.push(req.tool), { ok: true }), approve: async () => true };
-  const call = (name) => s.dispatchModelCall("openai_chat", { id: "c", type: "function", function: { name, arguments: '{"path":"p"}' } }, host);
+  const call = (name) =>
+    s.dispatchModelCall(
+      "openai_chat",
+      { id: "c", type: "function", function: { name, arguments: '{"path":"p"}' } },
+      host,
+    );
   await call("gh_create_issue");
   await call(Object.keys(names).find((w) => names[w] === "a.b"));
   assert.deepEqual(ran, ["gh_create_issue", "a.b"]);
@@ -97,7 +128,8 @@ test("a wire name means what the session's last export said: a remapped or chang
   assert.deepEqual(ran, ["a.b"], "neither the new a_b nor the changed x ran");
   const { names } = s.exportTools("anthropic");
   assert.equal(names.a_b, "a_b");
-  for (const name of ["a_b", "x", Object.keys(names).find((w) => names[w] === "a.b")]) assert.equal(await call(name), null, name);
+  for (const name of ["a_b", "x", Object.keys(names).find((w) => names[w] === "a.b")])
+    assert.equal(await call(name), null, name);
   assert.deepEqual(ran, ["a.b", "a_b", "x", "a.b"]);
 });
 

@@ -26,7 +26,12 @@ test("each malformed project-policy class fails session creation with file and l
   for (const [text, where] of cases) {
     assert.throws(
       () => r.createSession({ dynamicDiscovery: true, projectPolicy: { path, text } }, secret(1)),
-      (e) => e instanceof PolicyError && e.code === "policy.malformed" && e.file === path && where(e) && e.message.length > 0,
+      (e) =>
+        e instanceof PolicyError &&
+        e.code === "policy.malformed" &&
+        e.file === path &&
+        where(e) &&
+        e.message.length > 0,
       text,
     );
   }
@@ -35,7 +40,10 @@ test("each malformed project-policy class fails session creation with file and l
 test("deny wins, empty allow leaves only the discovery tools, aliases cannot dodge", async () => {
   const r = rt();
   const empty = r.createSession({ dynamicDiscovery: true, rules: { allow: [] } }, secret(2));
-  assert.deepEqual(empty.modelTools().map((t) => t.name), ["tool_search", "tool_list", "tool_inspect"]);
+  assert.deepEqual(
+    empty.modelTools().map((t) => t.name),
+    ["tool_search", "tool_list", "tool_inspect"],
+  );
   const s = r.createSession({ dynamicDiscovery: true, rules: { deny: ["cat"] } }, secret(3));
   const denied = s.inspect({ name: "read_file" });
   assert.equal(denied.availability.state, "denied");
@@ -63,7 +71,10 @@ test("policyWarnings names entries that match nothing, follows edits and registr
   const r = rt();
   const path = "/repo/.holaryn/tool-policy.json";
   const s = r.createSession(
-    { dynamicDiscovery: true, projectPolicy: { path, text: '{"deny": ["write_file", "no_such_tool", "tool_search"]}' } },
+    {
+      dynamicDiscovery: true,
+      projectPolicy: { path, text: '{"deny": ["write_file", "no_such_tool", "tool_search"]}' },
+    },
     secret(7),
   );
   const w = s.policyWarnings();

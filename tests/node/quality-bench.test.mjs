@@ -11,7 +11,14 @@ import { score } from "../../benchmarks/quality/metrics.mjs";
 import { KINDS } from "../../benchmarks/quality/devset.mjs";
 import { loadEmbedder } from "../../benchmarks/quality/embedder.mjs";
 
-const row = (kind, split, gold, ranked, nothingFits = false) => ({ id: `${kind}-${ranked.join()}`, kind, split, gold, ranked, nothingFits });
+const row = (kind, split, gold, ranked, nothingFits = false) => ({
+  id: `${kind}-${ranked.join()}`,
+  kind,
+  split,
+  gold,
+  ranked,
+  nothingFits,
+});
 
 test("top-1, any-gold@k and MRR@k count the first gold tool; nothing-fits requests stay out of them", () => {
   const rows = [
@@ -34,7 +41,9 @@ test("top-1, any-gold@k and MRR@k count the first gold tool; nothing-fits reques
 
 test("npm run bench:quality runs over the built package and writes every kind x split", () => {
   const out = mkdtempSync(join(tmpdir(), "quality-"));
-  const r = spawnSync(process.execPath, [join(root, "benchmarks/search-quality.mjs"), "--out", out], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [join(root, "benchmarks/search-quality.mjs"), "--out", out], {
+    encoding: "utf8",
+  });
   assert.equal(r.status, 0, r.stderr);
   for (const kind of KINDS) assert.match(r.stdout, new RegExp(`^${kind} +dev `, "m"));
   const files = readdirSync(out);
@@ -43,7 +52,8 @@ test("npm run bench:quality runs over the built package and writes every kind x 
   const report = JSON.parse(readFileSync(join(out, files[0]), "utf8"));
   assert.deepEqual(report.systems.map((s) => s.name).slice(0, 2), ["holaryn", "bm25"]);
   for (const s of report.systems) {
-    for (const kind of KINDS) for (const split of ["dev", "test"]) assert.ok(s.byKind[kind][split].requests > 0, `${s.name} ${kind} ${split}`);
+    for (const kind of KINDS)
+      for (const split of ["dev", "test"]) assert.ok(s.byKind[kind][split].requests > 0, `${s.name} ${kind} ${split}`);
     assert.ok(s.dev.length > 0 && s.dev.every((d) => Array.isArray(d.ranked)));
     assert.deepEqual(s.errors, []);
   }
@@ -70,7 +80,10 @@ test("embedder mode restores the fixture's vectors as a host would, and counts t
   assert.equal(emb.ok, true);
   const rt = new FakeRuntime();
   emb.configure(rt);
-  assert.deepEqual(calls, [["setEmbedder", "m", 2], ["importEmbeddings", fixture]]);
+  assert.deepEqual(calls, [
+    ["setEmbedder", "m", 2],
+    ["importEmbeddings", fixture],
+  ]);
   assert.throws(() => rt.embedder.embed(["a", "b"]), /2 text\(s\) not in/);
   assert.equal(emb.misses(), 2);
 });

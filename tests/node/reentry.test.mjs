@@ -98,27 +98,35 @@ test("a throwing listener, execute, approve or hook never breaks the runtime", a
 
 test("callbacks that re-enter synchronously (search, registry changes, nested calls, setHost) work", async () => {
   const { rt, s } = setup();
-  const stale = await s.call("read_file", { path: "a" }, {
-    hook: () => {
-      s.search({ query: "file" });
-      s.setHost({});
-      rt.registerTools([native("made_in_hook", "x")]); // the pending call is now stale
-      return { decision: "continue" };
+  const stale = await s.call(
+    "read_file",
+    { path: "a" },
+    {
+      hook: () => {
+        s.search({ query: "file" });
+        s.setHost({});
+        rt.registerTools([native("made_in_hook", "x")]); // the pending call is now stale
+        return { decision: "continue" };
+      },
+      execute: () => ({ text: "never" }),
     },
-    execute: () => ({ text: "never" }),
-  });
+  );
   assert.equal(stale.status, "refused");
   assert.equal(stale.code, "handle.stale");
   assert.equal(stale.executed, false);
   s.inspect({ name: "read_file" });
   let inner;
-  const o = await s.call("read_file", { path: "a" }, {
-    execute: () => {
-      s.capabilityTable();
-      inner = s.call("read_file", { path: "b" }, { execute: () => ({ nested: true }) });
-      return { text: "outer" };
+  const o = await s.call(
+    "read_file",
+    { path: "a" },
+    {
+      execute: () => {
+        s.capabilityTable();
+        inner = s.call("read_file", { path: "b" }, { execute: () => ({ nested: true }) });
+        return { text: "outer" };
+      },
     },
-  });
+  );
   assert.equal(o.status, "ok");
   assert.deepEqual((await inner).output, { nested: true });
   await stillUsable(rt, s);
@@ -146,7 +154,10 @@ test("callbacks that never resolve: every promise settles, the runtime stays usa
     s.call("read_file", { path: "a" }, { hook: never, execute: () => ({}) }),
     s.dispatch("read_file", { path: "a" }, { execute: never }),
   ]);
-  assert.deepEqual(outcomes.slice(0, 3).map((o) => o.status), ["timed_out", "timed_out", "timed_out"]);
+  assert.deepEqual(
+    outcomes.slice(0, 3).map((o) => o.status),
+    ["timed_out", "timed_out", "timed_out"],
+  );
   assert.equal(outcomes[3].isError, true);
   await stillUsable(rt, s);
 });
@@ -154,20 +165,61 @@ test("callbacks that never resolve: every promise settles, the runtime stays usa
 test("hostile host objects (throwing getters, thenables, fake signals) settle the call", async () => {
   const { rt, s } = setup();
   const hostile = [
-    { get execute() { throw new Error("getter"); } },
-    { execute: () => ({ get then() { throw new Error("then getter"); } }) },
-    { execute: () => ({ then() { throw new Error("then throws"); } }) },
-    { execute: () => ({ then(ok) { ok({ a: 1 }); ok({ a: 2 }); } }) },
+    {
+      get execute() {
+        throw new Error("getter");
+      },
+    },
+    {
+      execute: () => ({
+        // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point of this case
+        get then() {
+          throw new Error("then getter");
+        },
+      }),
+    },
+    {
+      execute: () => ({
+        // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point of this case
+        then() {
+          throw new Error("then throws");
+        },
+      }),
+    },
+    {
+      execute: () => ({
+        // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point of this case
+        then(ok) {
+          ok({ a: 1 });
+          ok({ a: 2 });
+        },
+      }),
+    },
     { execute: () => ({ a: 1 }), signal: Object.create(AbortSignal.prototype) },
-    { execute: () => ({ a: 1 }), get signal() { throw new Error("signal getter"); } },
-    { execute: () => ({ a: 1 }), now: () => { throw new Error("clock"); } },
+    {
+      execute: () => ({ a: 1 }),
+      get signal() {
+        throw new Error("signal getter");
+      },
+    },
+    {
+      execute: () => ({ a: 1 }),
+      now: () => {
+        throw new Error("clock");
+      },
+    },
   ];
   for (const host of hostile) {
     const o = await s.call("read_file", { path: "a" }, host);
     assert.ok(typeof o.status === "string", String(o));
   }
   // A session default host with a throwing getter, merged with a per-call host.
-  s.setHost({ get approve() { s.setHost({}); throw new Error("x"); } });
+  s.setHost({
+    get approve() {
+      s.setHost({});
+      throw new Error("x");
+    },
+  });
   const o = await s.call("read_file", { path: "a" }, { execute: () => ({ a: 1 }) });
   assert.equal(o.status, "ok");
   await stillUsable(rt, s);
@@ -176,7 +228,11 @@ test("hostile host objects (throwing getters, thenables, fake signals) settle th
 test("the AbortSignal still cancels a waiting approval", async () => {
   const { rt, s } = setup();
   const ctl = new AbortController();
-  const p = s.call("delete_file", { path: "a" }, { approve: () => new Promise(() => {}), execute: () => ({}), signal: ctl.signal });
+  const p = s.call(
+    "delete_file",
+    { path: "a" },
+    { approve: () => new Promise(() => {}), execute: () => ({}), signal: ctl.signal },
+  );
   await sleep(20);
   ctl.abort();
   const o = await p;

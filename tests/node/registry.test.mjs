@@ -4,8 +4,17 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  HolarynRuntime, HolarynSession, HolarynError, DescriptorError, HandleError, CatalogError,
-  SessionError, PolicyError, InputError, ConfigError, ToolError,
+  HolarynRuntime,
+  HolarynSession,
+  HolarynError,
+  DescriptorError,
+  HandleError,
+  CatalogError,
+  SessionError,
+  PolicyError,
+  InputError,
+  ConfigError,
+  ToolError,
 } from "holaryn";
 import { expose } from "../../js/core.mjs";
 import { fixtures, mcpFiles, native, secret } from "./helpers.mjs";
@@ -18,7 +27,11 @@ test("bad descriptors are refused with typed errors and nothing changes", () => 
     [[native("", "x")], "descriptor.invalid_name", "name"],
     [[{ ...native("x", "x"), source: "plugin" }], "descriptor.unknown_source", "source"],
     [[{ ...native("y", "x"), aliases: ["read_file"] }], "descriptor.alias_collision", "aliases[0]"],
-    [[{ ...native("z", "x"), inputSchema: { type: "object", properties: { n: { type: 7 } } } }], "descriptor.invalid_schema", "inputSchema"],
+    [
+      [{ ...native("z", "x"), inputSchema: { type: "object", properties: { n: { type: 7 } } } }],
+      "descriptor.invalid_schema",
+      "inputSchema",
+    ],
     [[native("a", "x"), native("a", "y")], "descriptor.duplicate_name", "name"],
   ];
   for (const [tools, code, field] of cases) {
@@ -45,7 +58,8 @@ test("version is independent of registration order", () => {
   const a = new HolarynRuntime();
   const b = new HolarynRuntime();
   for (const f of files) a.registerCatalog(f.file, f.text, { providerId: f.provider, qualifyNames: true });
-  for (const f of [...files].reverse()) b.registerCatalog(f.file, f.text, { providerId: f.provider, qualifyNames: true });
+  for (const f of [...files].reverse())
+    b.registerCatalog(f.file, f.text, { providerId: f.provider, qualifyNames: true });
   assert.equal(a.version, b.version);
 });
 
@@ -87,19 +101,32 @@ test("alias, name and handle resolve to the same tool; forged and stale handles 
   const { handle } = s1.inspect({ name: "cat" });
   assert.match(handle, /^toolh_[0-9a-f]+$/);
   assert.equal(s1.inspect({ name: handle }).name, "read_file");
-  assert.throws(() => s2.inspect({ name: handle }), (e) => e instanceof HandleError && e.code === "handle.forged");
+  assert.throws(
+    () => s2.inspect({ name: handle }),
+    (e) => e instanceof HandleError && e.code === "handle.forged",
+  );
   rt.registerTools([native("grep_files", "Search file contents")]);
-  assert.throws(() => s1.inspect({ name: handle }), (e) => e instanceof HandleError && e.code === "handle.stale");
+  assert.throws(
+    () => s1.inspect({ name: handle }),
+    (e) => e instanceof HandleError && e.code === "handle.stale",
+  );
 });
 
 test("errors from constructors, accessors and methods all arrive typed", () => {
-  assert.throws(() => new HolarynRuntime({ bogus: 1 }), (e) => e instanceof InputError && e.code === "input.invalid");
+  assert.throws(
+    () => new HolarynRuntime({ bogus: 1 }),
+    (e) => e instanceof InputError && e.code === "input.invalid",
+  );
   const rt = new HolarynRuntime();
   assert.ok(rt instanceof HolarynRuntime && rt.constructor === HolarynRuntime);
   const s = rt.createSession({ dynamicDiscovery: true }, secret(3));
   assert.ok(s instanceof HolarynSession);
   s.close();
-  assert.throws(() => s.version, (e) => e instanceof SessionError && e.code === "session.unknown", "getter");
+  assert.throws(
+    () => s.version,
+    (e) => e instanceof SessionError && e.code === "session.unknown",
+    "getter",
+  );
   assert.throws(() => s.search({ query: "x" }), SessionError, "method");
   assert.equal(new PolicyError("m", "policy.malformed").name, "PolicyError");
 });
@@ -133,12 +160,19 @@ test("the one generic wrapper types sync throws, Promise rejections, accessors a
   assert.throws(() => new Wrapped(true), ConfigError);
   const f = new Wrapped(false);
   assert.ok(f instanceof Wrapped && f instanceof Fake);
-  assert.throws(() => f.sync(), (e) => e instanceof HandleError && e instanceof HolarynError && e.code === "handle.stale");
+  assert.throws(
+    () => f.sync(),
+    (e) => e instanceof HandleError && e instanceof HolarynError && e.code === "handle.stale",
+  );
   await assert.rejects(f.later(), (e) => e instanceof PolicyError && e.message === "policy.malformed");
   assert.equal(await f.ok(), 42);
   assert.throws(() => f.broken, ToolError);
   assert.throws(() => Wrapped.make(), CatalogError);
-  assert.throws(() => f.userError(), (e) => e instanceof TypeError && !(e instanceof HolarynError), "foreign errors untouched");
+  assert.throws(
+    () => f.userError(),
+    (e) => e instanceof TypeError && !(e instanceof HolarynError),
+    "foreign errors untouched",
+  );
   assert.equal(expose({ HolarynRuntime: Fake, HolarynSession: class {} }).HolarynRuntime, Wrapped, "idempotent");
 });
 
@@ -148,13 +182,17 @@ test("a gated call awaits a Promise-returning execute callback", async () => {
   const s = rt.createSession({ dynamicDiscovery: true }, secret(4));
   const { handle } = s.inspect({ name: "cat" });
   const seen = [];
-  const outcome = await s.call(handle, { path: "notes.md" }, {
-    execute: async (req) => {
-      seen.push(req.tool);
-      await new Promise((r) => setTimeout(r, 20));
-      return { text: `contents of ${req.args.path}` };
+  const outcome = await s.call(
+    handle,
+    { path: "notes.md" },
+    {
+      execute: async (req) => {
+        seen.push(req.tool);
+        await new Promise((r) => setTimeout(r, 20));
+        return { text: `contents of ${req.args.path}` };
+      },
     },
-  });
+  );
   assert.equal(outcome.status, "ok");
   assert.equal(outcome.path, "handle");
   assert.deepEqual(outcome.output, { text: "contents of notes.md" });

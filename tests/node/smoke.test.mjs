@@ -18,7 +18,7 @@ test("the package imports by its name (Node entry, self-reference via exports)",
   assert.equal(typeof h.init, "function", "init() exists for symmetry with the browser entry");
   await h.init();
   const viaPath = await import(new URL("../../js/node.mjs", import.meta.url));
-  assert.equal(h.init, viaPath.init, "the \"node\" condition resolves to js/node.mjs");
+  assert.equal(h.init, viaPath.init, 'the "node" condition resolves to js/node.mjs');
 });
 
 test("the browser entry instantiates the optimised web wasm (explicit init, no top-level await)", async () => {

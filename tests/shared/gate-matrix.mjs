@@ -8,18 +8,37 @@ function tools(destructive) {
   const provider = { id: "host", kind: "native", displayName: "Host" };
   return [
     {
-      name: "read_file", aliases: ["cat"], description: "Read a text file", source: "native", provider, trust: "builtin",
+      name: "read_file",
+      aliases: ["cat"],
+      description: "Read a text file",
+      source: "native",
+      provider,
+      trust: "builtin",
       annotations: { destructiveHint: destructive },
-      inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false },
+      inputSchema: {
+        type: "object",
+        properties: { path: { type: "string" } },
+        required: ["path"],
+        additionalProperties: false,
+      },
     },
     {
-      name: "run_tool_script", aliases: ["sh"], description: "Run a shell command", source: "native", provider, trust: "builtin",
+      name: "run_tool_script",
+      aliases: ["sh"],
+      description: "Run a shell command",
+      source: "native",
+      provider,
+      trust: "builtin",
       inputSchema: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
     },
   ];
 }
 
-const py = (v) => JSON.stringify(v).replace(/\btrue\b/g, "True").replace(/\bfalse\b/g, "False").replace(/\bnull\b/g, "None");
+const py = (v) =>
+  JSON.stringify(v)
+    .replace(/\btrue\b/g, "True")
+    .replace(/\bfalse\b/g, "False")
+    .replace(/\bnull\b/g, "None");
 
 // case → [expected code of the tool call, executes?]
 const CASES = {
@@ -43,7 +62,12 @@ async function one(pkg, path, kase) {
   const { HolarynRuntime } = pkg;
   const rt = new HolarynRuntime();
   rt.registerTools(tools(kase === "approvalDenied"));
-  const s = rt.createSession({ dynamicDiscovery: true, boundedCodeMode: true, maxOutputBytes: 64, defaultTimeoutMs: kase === "timeout" ? 40 : 30_000 });
+  const s = rt.createSession({
+    dynamicDiscovery: true,
+    boundedCodeMode: true,
+    maxOutputBytes: 64,
+    defaultTimeoutMs: kase === "timeout" ? 40 : 30_000,
+  });
   const tool = path === "legacy" ? "run_tool_script" : "read_file";
   s.inspect({ name: tool });
   s.inspect({ name: "run_tool_code" });
@@ -53,7 +77,10 @@ async function one(pkg, path, kase) {
   const ctl = new AbortController();
   const host = {
     signal: ctl.signal,
-    hook: async (r) => (kase === "hookVeto" && r.phase === "before" && r.tool !== "run_tool_code" ? { decision: "veto", reason: "no" } : undefined),
+    hook: async (r) =>
+      kase === "hookVeto" && r.phase === "before" && r.tool !== "run_tool_code"
+        ? { decision: "veto", reason: "no" }
+        : undefined,
     approve: async () => kase !== "approvalDenied",
     execute: (r) => {
       executed.push(r.tool);
@@ -65,20 +92,25 @@ async function one(pkg, path, kase) {
       return Promise.resolve(kase === "outputTooLarge" ? { text: "x".repeat(200) } : { text: "done" });
     },
   };
-  if (kase === "unknown") target = path === "handle" || path === "code" ? "toolh_" + "f".repeat(40) : "no_such_tool";
+  if (kase === "unknown") target = path === "handle" || path === "code" ? `toolh_${"f".repeat(40)}` : "no_such_tool";
   if (kase === "forged" && (path === "handle" || path === "code")) {
     const other = rt.createSession({ dynamicDiscovery: true });
     target = other.inspect({ name: tool }).handle;
   }
-  if (kase === "stale") rt.registerTools([{ name: "glob_files", description: "Find files", source: "native", provider: { id: "host" } }]);
+  if (kase === "stale")
+    rt.registerTools([{ name: "glob_files", description: "Find files", source: "native", provider: { id: "host" } }]);
   if (kase === "deniedSession") s.setRules({ deny: [tool] });
-  if (kase === "deniedProject") s.setProjectPolicy({ path: "/repo/.holaryn/tool-policy.json", text: JSON.stringify({ deny: [tool] }) });
+  if (kase === "deniedProject")
+    s.setProjectPolicy({ path: "/repo/.holaryn/tool-policy.json", text: JSON.stringify({ deny: [tool] }) });
   if (kase === "invalidArgs") args = path === "legacy" ? { command: 5 } : { path: 5 };
   if (path === "code") {
     s.inspect({ name: "run_tool_code" }); // a change clears every loaded schema, run_tool_code's too
     const o = await s.call("run_tool_code", { code: `r = call("${target}", ${py(args)})\n` }, host);
     const row = o.output?.trace?.[0];
-    return { code: row?.status === "ok" ? "ok" : row?.errorCode ?? `no trace row (${o.code})`, executed: executed.filter((t) => t !== "run_tool_code").length > 0 };
+    return {
+      code: row?.status === "ok" ? "ok" : (row?.errorCode ?? `no trace row (${o.code})`),
+      executed: executed.filter((t) => t !== "run_tool_code").length > 0,
+    };
   }
   const o = await s.call(target, args, host);
   return { code: o.code, executed: executed.length > 0 };
@@ -99,7 +131,9 @@ export async function runGateMatrix(pkg) {
         continue;
       }
       if (got.code !== want || got.executed !== wantExec) {
-        failures.push(`${path} × ${kase}: expected ${want}/${wantExec ? "executed" : "not executed"}, got ${got.code}/${got.executed ? "executed" : "not executed"}`);
+        failures.push(
+          `${path} × ${kase}: expected ${want}/${wantExec ? "executed" : "not executed"}, got ${got.code}/${got.executed ? "executed" : "not executed"}`,
+        );
       }
     }
   }
