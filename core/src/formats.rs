@@ -17,7 +17,10 @@ use crate::hash::{hex, sha256};
 use crate::registry::Registry;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+
+mod strict;
 
 /// A model tool format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -190,11 +193,13 @@ pub fn export(tools: &[ModelTool], format: Format, registry: &Registry) -> Expor
         .iter()
         .zip(wires)
         .map(|(t, wire)| {
+            let schema = object_root(&t.input_schema);
             let v = match format {
-                Format::Anthropic => json!({"name": wire, "description": t.description, "input_schema": t.input_schema}),
-                Format::OpenaiChat => json!({"type": "function", "function": {"name": wire, "description": t.description, "parameters": t.input_schema}}),
-                Format::OpenaiResponses => json!({"type": "function", "name": wire, "description": t.description, "parameters": t.input_schema}),
-                Format::Mcp => json!({"name": wire, "description": t.description, "inputSchema": t.input_schema}),
+                Format::Anthropic => json!({"name": wire, "description": t.description, "input_schema": schema}),
+                Format::OpenaiChat => json!({"type": "function", "function": {"name": wire, "description": t.description, "parameters": schema}}),
+                // Responses requires `strict`: true only where the schema already meets strict mode's rules.
+                Format::OpenaiResponses => json!({"type": "function", "name": wire, "description": t.description, "parameters": schema, "strict": strict::strict_ok(&schema)}),
+                Format::Mcp => json!({"name": wire, "description": t.description, "inputSchema": schema}),
             };
             map.insert(wire, t.name.clone());
             v
@@ -206,6 +211,21 @@ pub fn export(tools: &[ModelTool], format: Format, registry: &Registry) -> Expor
         tools: out,
         bytes,
         names: map,
+    }
+}
+
+/// The schema as exported: every format's tool schema root says
+/// `type: "object"` (Anthropic and MCP require it). Arguments are always a
+/// JSON object whatever the schema says, so a root without `type` (or with
+/// `["object", …]`) gains or narrows it without changing what is accepted.
+fn object_root(schema: &Value) -> Cow<'_, Value> {
+    match schema {
+        Value::Object(m) if m.get("type") != Some(&Value::String("object".into())) => {
+            let mut m = m.clone();
+            m.insert("type".into(), Value::String("object".into()));
+            Cow::Owned(Value::Object(m))
+        }
+        _ => Cow::Borrowed(schema),
     }
 }
 
