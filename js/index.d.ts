@@ -1,6 +1,9 @@
-// Types of the holaryn package (Node and browser entries share them).
-export type * from "../dist/web/holaryn_wasm.js";
-export { HolarynRuntime, HolarynSession } from "../dist/web/holaryn_wasm.js";
+// Types of the holaryn package (Node and browser entries share them). The data types and
+// classes come from wasm-bindgen's output for wasm/src (dist/node: the same as dist/web's,
+// without the loader internals typed `any`).
+export type * from "../dist/node/holaryn_wasm.js";
+export { HolarynRuntime, HolarynSession } from "../dist/node/holaryn_wasm.js";
+import type { HolarynRuntime, HolarynSession } from "../dist/node/holaryn_wasm.js";
 
 /** Base class of every error the runtime throws; `code` is stable (e.g. `handle.stale`). */
 export class HolarynError extends Error {
@@ -32,3 +35,14 @@ export class CodeError extends HolarynError {}
 export function typed<T>(err: T): T;
 /** Load the wasm. Required once in browsers and workers; a no-op in Node. */
 export function init(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
+/** The two classes of one wasm-bindgen build. */
+export interface HolarynBindings {
+  HolarynRuntime: typeof HolarynRuntime;
+  HolarynSession: typeof HolarynSession;
+}
+/**
+ * Wrap a wasm-bindgen build (`dist/node` or `dist/web`) into the public classes: thrown errors typed,
+ * a WebAssembly trap turned into `runtime.failed`, too little stack refused. The entries do this already;
+ * it is for hosts that load the wasm themselves. Idempotent per build.
+ */
+export function expose(bindings: HolarynBindings): HolarynBindings;

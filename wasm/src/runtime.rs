@@ -92,7 +92,7 @@ impl HolarynRuntime {
     /// A new, empty runtime.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "RuntimeOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RuntimeOptions")] options: JsValue,
     ) -> Result<HolarynRuntime, JsValue> {
         let opts: RuntimeOptions = if options.is_undefined() || options.is_null() {
             RuntimeOptions::default()
@@ -141,7 +141,7 @@ impl HolarynRuntime {
         &self,
         file: &str,
         text: &str,
-        #[wasm_bindgen(unchecked_param_type = "CatalogOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CatalogOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let opts = catalog_options(options)?;
         let specs = js(parse_catalog_text(file, text, &opts))?;
@@ -245,8 +245,8 @@ impl HolarynRuntime {
     #[wasm_bindgen(js_name = createSession)]
     pub fn create_session(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "SessionOptions | undefined")] options: JsValue,
-        secret: Option<Uint8Array>,
+        #[wasm_bindgen(unchecked_optional_param_type = "SessionOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Uint8Array")] secret: Option<Uint8Array>,
     ) -> Result<HolarynSession, JsValue> {
         let raw: JsSessionOptions = if options.is_undefined() || options.is_null() {
             JsSessionOptions::default()
@@ -349,7 +349,7 @@ impl HolarynRuntime {
     #[wasm_bindgen(js_name = exportEmbeddings, unchecked_return_type = "EmbeddingsExport")]
     pub fn export_embeddings(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "{ encoding?: EmbeddingEncoding } | undefined")]
+        #[wasm_bindgen(unchecked_optional_param_type = "{ encoding?: EmbeddingEncoding }")]
         options: JsValue,
     ) -> Result<JsValue, JsValue> {
         #[derive(Deserialize, Default)]
@@ -382,7 +382,7 @@ impl HolarynRuntime {
     pub fn parse_catalog(
         file: &str,
         text: &str,
-        #[wasm_bindgen(unchecked_param_type = "CatalogOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CatalogOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let opts = catalog_options(options)?;
         to_js(&js(parse_catalog_text(file, text, &opts))?)

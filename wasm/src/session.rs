@@ -131,7 +131,7 @@ impl HolarynSession {
     #[wasm_bindgen(unchecked_return_type = "ListOutput")]
     pub fn list(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ListInput | undefined")] input: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ListInput")] input: JsValue,
     ) -> Result<JsValue, JsValue> {
         let input = if input.is_undefined() {
             json!({})
@@ -235,7 +235,7 @@ impl HolarynSession {
         &self,
         target: String,
         #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Host | undefined")] host: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Host")] host: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
         let args = call_args(args)?;
         let host = self.host_for(host);
@@ -252,7 +252,7 @@ impl HolarynSession {
         &self,
         name: String,
         #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Host | undefined")] host: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Host")] host: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
         let args = call_args(args)?;
         let host = self.host_for(host);
@@ -263,23 +263,22 @@ impl HolarynSession {
     }
 
     /// The model-visible tools in a provider format (`anthropic`, `openai_chat`, `openai_responses`, `mcp`), with bytes and wire names.
-    #[wasm_bindgen(js_name = exportTools, unchecked_return_type = "ToolExport")]
-    pub fn export_tools(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "ModelFormat")] format: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    // Typed per format in `types.rs` (`HolarynSession` overloads).
+    #[wasm_bindgen(js_name = exportTools, skip_typescript)]
+    pub fn export_tools(&self, format: JsValue) -> Result<JsValue, JsValue> {
         let format: Format = from_js(format, "format")?;
         self.with_rt(|rt, _| rt.export_tools(&self.id, format))
     }
 
     /// Dispatch a provider-shaped tool call (`tool_use` block, chat `tool_calls[i]`, Responses `function_call`,
     /// or MCP `tools/call` params); resolves to the provider's tool-result shape.
-    #[wasm_bindgen(js_name = dispatchModelCall, unchecked_return_type = "Promise<JsonValue>")]
+    // Typed per format in `types.rs` (`HolarynSession` overloads).
+    #[wasm_bindgen(js_name = dispatchModelCall, skip_typescript)]
     pub fn dispatch_model_call(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ModelFormat")] format: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "JsonValue")] call: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Host | undefined")] host: JsValue,
+        format: JsValue,
+        call: JsValue,
+        host: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
         let format: Format = from_js(format, "format")?;
         let call = json_marked(call, "tool call")?;

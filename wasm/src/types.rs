@@ -40,8 +40,13 @@ export interface ToolDescriptor {
   schemaMissing?: boolean;
 }
 
-/** `requireInputSchema`: refuse tools without an `inputSchema` (`descriptor.invalid_schema`) instead of letting them take any object. */
-export interface RuntimeOptions { activityCapacity?: number; requireInputSchema?: boolean; }
+/** Options of `new HolarynRuntime(options?)`. */
+export interface RuntimeOptions {
+  /** How many activity records the ring keeps (default 1024, at least 1); the oldest are dropped first (`activity(since)`). */
+  activityCapacity?: number;
+  /** Refuse tools without an `inputSchema` (`descriptor.invalid_schema`) instead of letting them take any object. */
+  requireInputSchema?: boolean;
+}
 export interface RegistryChange { oldVersion: string; newVersion: string; added: string[]; removed: string[]; changed: string[]; }
 export interface CatalogOptions { providerId?: string; qualifyNames?: boolean; source?: Source; trust?: Trust; }
 
@@ -144,7 +149,97 @@ export interface EmbeddingsExport {
   vectors: { [textKey: string]: string };
 }
 export interface EmbeddingStats { model: string; dimensions: number; tools: number; cached: number; embedded: number; error?: string; }
-export type ModelFormat = "anthropic" | "openai_chat" | "openai_responses" | "mcp";
-export interface ToolExport { format: ModelFormat; tools: { [key: string]: JsonValue }[]; bytes: number; names: { [wireName: string]: string }; }
 export type HolarynEvent = RegistryChangedEvent | ({ type: "activity" } & ActivityRecord);
+"#;
+
+/// The per-format model shapes (`exportTools`, `dispatchModelCall`): each is
+/// structurally the provider SDK's own type, so SDK values pass in and ours
+/// pass out with no cast (proved against the pinned SDKs in `tests/types/`).
+/// Type aliases, not interfaces, so they fit the SDKs' index-signature types.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_MODEL_FORMATS: &'static str = r#"
+export type ModelFormat = "anthropic" | "openai_chat" | "openai_responses" | "mcp";
+
+/** Anthropic Messages `Tool` (`Anthropic.Messages.Tool`): the root schema always says `type: "object"`. */
+export type AnthropicTool = {
+  name: string; description: string;
+  input_schema: { type: "object"; properties?: unknown; required?: string[] | null; [key: string]: unknown };
+  defer_loading?: boolean;
+};
+/** A `tool_use` content block (`Anthropic.Messages.ToolUseBlock` is one). */
+export type AnthropicToolUse = { type: "tool_use"; id: string; name: string; input: unknown };
+export type AnthropicTextBlock = { type: "text"; text: string };
+export type AnthropicImageBlock = {
+  type: "image";
+  source: { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; data: string } | { type: "url"; url: string };
+};
+/** A `tool_result` block (`Anthropic.Messages.ToolResultBlockParam`). */
+export type AnthropicToolResult = {
+  type: "tool_result"; tool_use_id: string; content: string | (AnthropicTextBlock | AnthropicImageBlock)[]; is_error?: boolean;
+};
+
+/** OpenAI Chat Completions function tool (`ChatCompletionFunctionTool`). */
+export type OpenAIChatTool = { type: "function"; function: { name: string; description: string; parameters: JsonSchema } };
+/** One `message.tool_calls[i]` of function kind (`ChatCompletionMessageFunctionToolCall`). */
+export type OpenAIChatToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
+/** A `role: "tool"` message (`ChatCompletionToolMessageParam`). */
+export type OpenAIChatToolMessage = { role: "tool"; tool_call_id: string; content: string | { type: "text"; text: string }[] };
+
+/** OpenAI Responses function tool (`FunctionTool`): `strict` is true only where the schema meets strict mode's rules unchanged. */
+export type OpenAIResponsesTool = {
+  type: "function"; name: string; description: string; parameters: JsonSchema; strict: boolean; defer_loading?: boolean;
+};
+/** A `function_call` output item (`ResponseFunctionToolCall`). */
+export type OpenAIResponsesFunctionCall = { type: "function_call"; call_id: string; name: string; arguments: string; id?: string };
+export type OpenAIResponsesOutputPart = { type: "input_text"; text: string } | { type: "input_image"; image_url: string; detail?: "low" | "high" | "auto" };
+/** A `function_call_output` input item (`ResponseInputItem.FunctionCallOutput`). */
+export type OpenAIResponsesFunctionCallOutput = { type: "function_call_output"; call_id: string; output: string | OpenAIResponsesOutputPart[] };
+
+/** An MCP `Tool` (`@modelcontextprotocol/sdk/types.js`). */
+export type McpToolDefinition = {
+  name: string; title?: string; description: string;
+  inputSchema: { type: "object"; properties?: { [key: string]: object }; required?: string[]; [key: string]: unknown };
+  outputSchema?: { type: "object"; properties?: { [key: string]: object }; required?: string[]; [key: string]: unknown };
+  annotations?: Annotations & { title?: string };
+};
+/** MCP `tools/call` params (`CallToolRequest["params"]`). */
+export type McpCallParams = { name: string; arguments?: { [key: string]: unknown } };
+export type McpContentBlock =
+  | { type: "text"; text: string }
+  | { type: "image"; data: string; mimeType: string }
+  | { type: "audio"; data: string; mimeType: string }
+  | { type: "resource_link"; uri: string; name: string; title?: string; description?: string; mimeType?: string }
+  | { type: "resource"; resource: { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string } };
+/** An MCP `CallToolResult`. */
+export type McpToolResult = { content: McpContentBlock[]; structuredContent?: { [key: string]: unknown }; isError?: boolean };
+
+/** What each format exports, accepts and answers. */
+export interface ModelFormats {
+  anthropic: { tool: AnthropicTool; call: AnthropicToolUse; result: AnthropicToolResult };
+  openai_chat: { tool: OpenAIChatTool; call: OpenAIChatToolCall; result: OpenAIChatToolMessage };
+  openai_responses: { tool: OpenAIResponsesTool; call: OpenAIResponsesFunctionCall; result: OpenAIResponsesFunctionCallOutput };
+  mcp: { tool: McpToolDefinition; call: McpCallParams; result: McpToolResult };
+}
+/** `exportTools(format)`: the tools as that format's request takes them, their JSON size, and wire name → canonical name. */
+export interface ToolExport<F extends ModelFormat = ModelFormat> {
+  format: F; tools: ModelFormats[F]["tool"][]; bytes: number; names: { [wireName: string]: string };
+}
+
+export interface HolarynSession {
+  /** The model-visible tools in a provider format, with their bytes and wire names: `tools` is exactly what that SDK's request takes. */
+  exportTools(format: "anthropic"): ToolExport<"anthropic">;
+  exportTools(format: "openai_chat"): ToolExport<"openai_chat">;
+  exportTools(format: "openai_responses"): ToolExport<"openai_responses">;
+  exportTools(format: "mcp"): ToolExport<"mcp">;
+  exportTools(format: ModelFormat): ToolExport;
+  /**
+   * Dispatch one tool call as the SDK gives it (`tool_use` block, chat `tool_calls[i]`, Responses `function_call`,
+   * MCP `tools/call` params); resolves to that format's tool result, ready to send back.
+   */
+  dispatchModelCall(format: "anthropic", call: AnthropicToolUse, host?: Host): Promise<AnthropicToolResult>;
+  dispatchModelCall(format: "openai_chat", call: OpenAIChatToolCall, host?: Host): Promise<OpenAIChatToolMessage>;
+  dispatchModelCall(format: "openai_responses", call: OpenAIResponsesFunctionCall, host?: Host): Promise<OpenAIResponsesFunctionCallOutput>;
+  dispatchModelCall(format: "mcp", call: McpCallParams, host?: Host): Promise<McpToolResult>;
+  dispatchModelCall<F extends ModelFormat>(format: F, call: ModelFormats[F]["call"], host?: Host): Promise<ModelFormats[F]["result"]>;
+}
 "#;
