@@ -15,6 +15,7 @@ run "cargo clippy (native, all targets)" cargo clippy --workspace --all-targets 
 run "cargo clippy (wasm32, all targets)" cargo clippy -p holaryn-wasm --target wasm32-unknown-unknown --all-targets -- -D warnings
 # Never `-q` on cargo test: it breaks wasm-bindgen-test-runner.
 run "cargo test (native)" cargo test --workspace
+run "cargo doc (warnings denied)" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 # Builds (never runs) every cargo-fuzz target so they never rot; run them with scripts/fuzz.sh.
 run "fuzz targets build (scripts/fuzz.sh --build, nightly)" bash scripts/fuzz.sh --build
 # --mode no-install: fail rather than download wasm-bindgen or chromedriver.
@@ -23,6 +24,8 @@ run "wasm-bindgen tests in Node (wasm-pack test --node)" wasm-pack test --mode n
 run "wasm-bindgen tests in headless Chromium (wasm-pack test --headless --chrome)" \
   wasm-pack test --mode no-install --headless --chrome --chromedriver "$CHROMEDRIVER" wasm
 run "npm run build" npm run --silent build
+# README examples verbatim, type tests, real values vs their types (scripts/typecheck.sh).
+run "tsc --noEmit --strict (tests/types, README examples; bundler + node16)" bash scripts/typecheck.sh
 run "HolarynBench tool-discovery suite (release gate vs the reviewed baseline)" \
   node bin/holaryn.mjs bench run --suite tool-discovery \
   --baseline benchmarks/baselines/tool-discovery-v1.json \

@@ -1,0 +1,10 @@
+// The built entries export exactly the names tests/types/exports.mjs lists
+// (tests/types/exports.ts checks the .d.ts declares the same).
+import assert from "node:assert/strict";
+import test from "node:test";
+import { HOLARYN, HOLARYN_MCP } from "../types/exports.mjs";
+
+test("holaryn and holaryn/mcp export exactly the typed names", async () => {
+  assert.deepEqual(Object.keys(await import("holaryn")).sort(), [...HOLARYN].sort());
+  assert.deepEqual(Object.keys(await import("holaryn/mcp")).sort(), [...HOLARYN_MCP].sort());
+});

@@ -1,0 +1,21 @@
+// Every runtime export of each package entry, once: tests/node/exports.test.mjs
+// checks the built modules export exactly these, tests/types/exports.ts that
+// the .d.ts declares exactly these.
+export const HOLARYN = /** @type {const} */ ([
+  "HolarynRuntime",
+  "HolarynSession",
+  "HolarynError",
+  "DescriptorError",
+  "CatalogError",
+  "ToolError",
+  "HandleError",
+  "SessionError",
+  "PolicyError",
+  "InputError",
+  "ConfigError",
+  "CodeError",
+  "typed",
+  "expose",
+  "init",
+]);
+export const HOLARYN_MCP = /** @type {const} */ (["listAllTools", "connectMcpProvider", "mcpExecute"]);
