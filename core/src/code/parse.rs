@@ -18,7 +18,7 @@
 //!    bounds the parser's work and nesting depth before any tree is built.
 //!    An f-string token is `code.forbidden` here already: its `{…}` parts
 //!    would be parsed as nested expressions the guard cannot see. String
-//!    escapes are checked here, at their backslash ([`super::escapes`]:
+//!    escapes are checked here, at their backslash (`code/escapes.rs`:
 //!    bad `\x`/`\u`/`\U` digits, named escapes, lone surrogates).
 //!    An unterminated string is `code.syntax` here too, at its opening
 //!    quote (or prefix): the lexer only notices it at the end of the line

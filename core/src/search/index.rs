@@ -407,7 +407,7 @@ impl SearchIndex {
     }
 
     /// Rank several phrasings of one request fused into one ranking (see
-    /// [`super::fuse`]), and say whether nothing fits.
+    /// `search/fuse.rs`), and say whether nothing fits.
     pub fn search_all(
         &self,
         queries: &[&str],

@@ -12,7 +12,7 @@
 //! With a host embedder, [`embed`] fuses this ranking with sentence-embedding
 //! similarity (see there for the text embedded and the fusion).
 //!
-//! The index is incremental ([`postings`]): the runtime keeps one for the
+//! The index is incremental (`search/postings.rs`): the runtime keeps one for the
 //! registry and applies each change tool by tool; any sequence of changes
 //! ranks exactly as a fresh build of the same tools.
 
