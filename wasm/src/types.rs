@@ -48,14 +48,36 @@ export interface RuntimeOptions {
   requireInputSchema?: boolean;
 }
 export interface RegistryChange { oldVersion: string; newVersion: string; added: string[]; removed: string[]; changed: string[]; }
+/**
+ * How a catalog file becomes tools: `providerId` (default: the file's `server` field, else its name), names
+ * `providerId/name` with `qualifyNames: true` (default: as written), and the `source` (default `mcp`) and
+ * `trust` (default `untrusted`) every tool gets.
+ */
 export interface CatalogOptions { providerId?: string; qualifyNames?: boolean; source?: Source; trust?: Trust; }
 
 export interface PolicyRules { allow?: string[]; deny?: string[]; }
 export interface PolicyFile { path: string; text: string; }
 export interface CodeLimits { maxCalls: number; timeoutMs: number; maxOutputBytes: number; maxSourceBytes: number; maxNodes: number; }
+/** Options of `createSession(options?, secret?)`; each is snapshotted at creation. */
 export interface SessionOptions {
-  dynamicDiscovery?: boolean; boundedCodeMode?: boolean; profileAllowedTools?: string[]; hiddenProviders?: string[];
-  rules?: PolicyRules; projectPolicy?: PolicyFile; codeLimits?: Partial<CodeLimits>; defaultTimeoutMs?: number; maxOutputBytes?: number;
+  /** Three discovery tools (`tool_search`, `tool_list`, `tool_inspect`) instead of the static list; unset: `HOLARYN_DYNAMIC_TOOL_DISCOVERY` in Node, else off. */
+  dynamicDiscovery?: boolean;
+  /** Offer `run_tool_code`; unset: `HOLARYN_BOUNDED_CODE_MODE` in Node, else off. */
+  boundedCodeMode?: boolean;
+  /** The agent profile's `allowed_tools` ceiling (omitted: all; empty: only the discovery tools). */
+  profileAllowedTools?: string[];
+  /** Providers the host hides from this session. */
+  hiddenProviders?: string[];
+  /** The host's session rules. */
+  rules?: PolicyRules;
+  /** The project policy file (`.holaryn/tool-policy.json`). */
+  projectPolicy?: PolicyFile;
+  /** Lowered bounded-code limits (each at most its maximum). */
+  codeLimits?: Partial<CodeLimits>;
+  /** Per-call timeout in ms for tools that set none (default 60000). */
+  defaultTimeoutMs?: number;
+  /** Output cap of one call, in bytes of JSON (default 262144). */
+  maxOutputBytes?: number;
   /** How long a hook, approval or screening may wait for the host, in ms (default 600000); then the call is cut off `timed_out`. */
   callbackTimeoutMs?: number;
 }
