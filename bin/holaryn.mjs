@@ -9,6 +9,7 @@ const USAGE = `usage:
   holaryn search --catalog FILE|DIR "query" [--top N] [--embeddings FILE]
   holaryn rank --catalog FILE|DIR --queries QUERIES.jsonl [--top 8] [--out FILE] [--embeddings FILE]
   holaryn bench run --suite tool-discovery [--baseline FILE] [--fail-on-regression] [--update-baseline] [--output-dir DIR]
+  holaryn gateway --config FILE [--http PORT] [--check]   (see holaryn gateway --help)
   holaryn version
 
 A catalog FILE is an MCP tools/list result ({"tools": [...]}), a bare array of
@@ -54,6 +55,10 @@ async function main(argv) {
       process.stdout.write(r.stdout);
       process.stderr.write(r.stderr);
       return 0;
+    }
+    case "gateway": {
+      const { gatewayCommand } = await import("../js/cli/gateway.mjs");
+      return gatewayCommand(opts);
     }
     case "bench": {
       const { benchCommand } = await import("../js/cli/bench.mjs");

@@ -1,0 +1,63 @@
+// `holaryn gateway --config FILE [--http PORT] [--check]`. In stdio mode
+// stdout is the MCP channel: everything else goes to stderr.
+
+import { CliError } from "./catalog.mjs";
+
+export const GATEWAY_USAGE = `usage:
+  holaryn gateway --config FILE            serve MCP over stdio (for a client's "command")
+  holaryn gateway --config FILE --http PORT
+                                           serve Streamable HTTP on http://127.0.0.1:PORT/mcp
+  holaryn gateway --check --config FILE    print what would be served, then exit
+
+FILE is an MCP client config: {"mcpServers": {"name": {"command", "args", "env"} |
+{"url", "headers"}}}, with holaryn's settings beside it under "holaryn":
+boundedCodeMode, policyFile, rules, profileAllowedTools, hiddenProviders,
+approvalFallback ("deny" | "allow"), activityFile, qualifyNames, callTimeoutMs,
+callbackTimeoutMs. Exit codes: 0 ok, 2 a bad config or flag.`;
+
+const FLAGS = new Set(["config", "http", "check", "help", "quiet"]);
+
+/** Run the gateway command; resolves to the exit code. */
+export async function gatewayCommand(opts) {
+  for (const key of Object.keys(opts)) {
+    if (key !== "_" && !FLAGS.has(key)) throw new CliError(`unknown flag --${key} for gateway (see holaryn gateway --help)`);
+  }
+  if (opts.help) {
+    process.stdout.write(`${GATEWAY_USAGE}\n`);
+    return 0;
+  }
+  if (typeof opts.config !== "string") throw new CliError("gateway needs --config FILE");
+  let port;
+  if (opts.http !== undefined) {
+    port = Number(opts.http);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--http needs a port number 0-65535, not ${JSON.stringify(opts.http)}`);
+  }
+  const { startGateway, serveStdio, GatewayConfigError } = await import("../gateway/index.mjs");
+  const log = opts.quiet ? () => {} : (line) => process.stderr.write(`holaryn gateway: ${line}\n`);
+  let gateway;
+  try {
+    gateway = await startGateway({ config: opts.config, log });
+  } catch (e) {
+    if (e instanceof GatewayConfigError || e?.code?.startsWith?.("policy.") || e?.code?.startsWith?.("session.")) {
+      throw new CliError(e.message);
+    }
+    throw e;
+  }
+  if (opts.check) {
+    const { checkReport } = await import("../gateway/check.mjs");
+    process.stdout.write(await checkReport(gateway));
+    const down = gateway.downstream.status().some((s) => s.state !== "connected");
+    await gateway.close();
+    return down ? 1 : 0;
+  }
+  if (port !== undefined) {
+    const { serveHttp } = await import("../gateway/http.mjs");
+    const http = await serveHttp(gateway, { port });
+    log(`serving Streamable HTTP on ${http.url}`);
+    await http.closed;
+    return 0;
+  }
+  log(`serving MCP over stdio (${gateway.downstream.status().length} servers)`);
+  await serveStdio(gateway);
+  return 0;
+}

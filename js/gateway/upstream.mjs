@@ -1,0 +1,96 @@
+// The MCP server an MCP client talks to: one holaryn session per client
+// connection. tools/list is the session's export in the `mcp` format (the
+// discovery tools, `run_tool_code` when enabled, then every tool the model
+// has inspected); tools/call goes through dispatchModelCall, so every call is
+// re-resolved and gated. When the export changes (an inspect, a registry
+// change) the client gets notifications/tools/list_changed. Approvals ask the
+// user through elicitation when the client can, else the configured fallback.
+
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+/** What the model is told when a tool asks first and nobody can be asked. */
+export const NO_ELICITATION =
+  'this MCP client cannot ask the user (it did not declare the elicitation capability), so tools that ask first are denied; the user can allow them by setting "approvalFallback": "allow" under "holaryn" in the gateway config, or use a client that supports elicitation';
+
+/**
+ * One upstream MCP server bound to a new session of `runtime`.
+ * @param {object} ctx `{runtime, sessionOptions, execute, approvalFallback, version, log}`
+ */
+export function createUpstream({ runtime, sessionOptions, execute, approvalFallback = "deny", version = "0.0.0", log = () => {} }) {
+  const session = runtime.createSession({ ...sessionOptions, dynamicDiscovery: true });
+  // With bounded code mode on, the client sees run_tool_code from the start.
+  if (sessionOptions.boundedCodeMode) session.inspect({ name: "run_tool_code" });
+  const server = new Server(
+    { name: "holaryn-gateway", title: "Holaryn gateway", version },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions:
+        "Tools are found on demand: call tool_search with what you want to do, tool_inspect on a result to load its exact schema, then call it by name. Inspected tools are added to the tool list.",
+    },
+  );
+  let sent = exportKey();
+
+  function exportKey() {
+    return JSON.stringify(session.exportTools("mcp").tools);
+  }
+
+  /** Tell the client when the tools it sees have changed. */
+  async function notifyIfChanged() {
+    let now;
+    try {
+      now = exportKey();
+    } catch {
+      return; // the session is closed
+    }
+    if (now === sent) return;
+    sent = now;
+    await server.sendToolListChanged().catch((e) => log(`list_changed not sent: ${e.message}`));
+  }
+
+  async function approve(req) {
+    if (server.getClientCapabilities()?.elicitation) {
+      const why = { destructive: "may make destructive changes", ask_first: "is set to ask first", ambient_process_access: "can run programs on this machine" }[req.reason] ?? req.reason;
+      const r = await server.elicitInput({
+        message: `Allow the tool "${req.tool}" (${req.title}) to run? It ${why}.${req.description ? ` ${req.description}` : ""}`,
+        requestedSchema: { type: "object", properties: {} },
+      });
+      if (r.action === "accept") return true;
+      return { decision: "deny", reason: r.action === "decline" ? "the user declined" : "the user dismissed the request" };
+    }
+    return approvalFallback === "allow" ? true : { decision: "deny", reason: NO_ELICITATION };
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = session.exportTools("mcp").tools;
+    sent = JSON.stringify(tools);
+    return { tools };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const result = await session.dispatchModelCall("mcp", request.params, { execute, approve, signal: extra.signal });
+    await notifyIfChanged();
+    return result;
+  });
+
+  const onEvent = (ev) => {
+    // After the runtime call that raised the event has returned.
+    if (ev.type === "tool_registry_changed") setImmediate(notifyIfChanged);
+  };
+  runtime.addEventListener(onEvent);
+
+  return {
+    server,
+    session,
+    notifyIfChanged,
+    async close() {
+      runtime.removeEventListener(onEvent);
+      await server.close().catch(() => {});
+      try {
+        session.close();
+      } catch {
+        // already closed
+      }
+    },
+  };
+}
