@@ -20,7 +20,8 @@ const FLAGS = new Set(["config", "http", "check", "help", "quiet"]);
 /** Run the gateway command; resolves to the exit code. */
 export async function gatewayCommand(opts) {
   for (const key of Object.keys(opts)) {
-    if (key !== "_" && !FLAGS.has(key)) throw new CliError(`unknown flag --${key} for gateway (see holaryn gateway --help)`);
+    if (key !== "_" && !FLAGS.has(key))
+      throw new CliError(`unknown flag --${key} for gateway (see holaryn gateway --help)`);
   }
   if (opts.help) {
     process.stdout.write(`${GATEWAY_USAGE}\n`);
@@ -30,7 +31,8 @@ export async function gatewayCommand(opts) {
   let port;
   if (opts.http !== undefined) {
     port = Number(opts.http);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--http needs a port number 0-65535, not ${JSON.stringify(opts.http)}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new CliError(`--http needs a port number 0-65535, not ${JSON.stringify(opts.http)}`);
   }
   const { startGateway, serveStdio, GatewayConfigError } = await import("../gateway/index.mjs");
   const log = opts.quiet ? () => {} : (line) => process.stderr.write(`holaryn gateway: ${line}\n`);

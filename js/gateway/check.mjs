@@ -18,7 +18,9 @@ export async function checkReport(gateway) {
   const lines = [`config: ${gateway.config.file}`, "servers:"];
   for (const s of downstream.status()) {
     const n = perServer.get(s.name) ?? 0;
-    lines.push(`  ${s.name.padEnd(24)} ${s.kind.padEnd(5)} ${s.state.padEnd(12)} ${String(n).padStart(5)} tools${s.error ? `  (${s.error})` : ""}`);
+    lines.push(
+      `  ${s.name.padEnd(24)} ${s.kind.padEnd(5)} ${s.state.padEnd(12)} ${String(n).padStart(5)} tools${s.error ? `  (${s.error})` : ""}`,
+    );
   }
   const ratio = withGateway.bytes ? (without.bytes / withGateway.bytes).toFixed(1) : "—";
   lines.push(

@@ -54,16 +54,22 @@ export function parseGatewayConfig(text, file = "<config>") {
   } catch (e) {
     const offset = /position (\d+)/.exec(e.message)?.[1];
     const pos = offset === undefined ? undefined : lineColumn(text, Number(offset));
-    throw new GatewayConfigError(file, "", `not valid JSON (${e.message.replace(/ in JSON at position \d+.*$/, "")})`, pos);
+    throw new GatewayConfigError(
+      file,
+      "",
+      `not valid JSON (${e.message.replace(/ in JSON at position \d+.*$/, "")})`,
+      pos,
+    );
   }
   const fail = (pointer, message) => {
     throw new GatewayConfigError(file, pointer, message, positionOf(text, pointer));
   };
-  if (!isObject(value)) fail("", "the config must be a JSON object with an \"mcpServers\" object");
+  if (!isObject(value)) fail("", 'the config must be a JSON object with an "mcpServers" object');
   for (const key of Object.keys(value)) {
-    if (key !== "mcpServers" && key !== "holaryn") fail(`/${esc(key)}`, `unknown key (expected "mcpServers" and optionally "holaryn")`);
+    if (key !== "mcpServers" && key !== "holaryn")
+      fail(`/${esc(key)}`, `unknown key (expected "mcpServers" and optionally "holaryn")`);
   }
-  if (!isObject(value.mcpServers)) fail("/mcpServers", "\"mcpServers\" must be an object of named servers");
+  if (!isObject(value.mcpServers)) fail("/mcpServers", '"mcpServers" must be an object of named servers');
   const base = path.dirname(path.resolve(file));
   const servers = Object.entries(value.mcpServers).map(([name, s]) => checkServer(name, s, fail, base));
   const holaryn = checkHolaryn(value.holaryn ?? {}, fail, base);
@@ -73,18 +79,23 @@ export function parseGatewayConfig(text, file = "<config>") {
 function checkServer(name, s, fail, base) {
   const at = `/mcpServers/${esc(name)}`;
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) {
-    fail(at, "a server name must be 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit (it becomes the provider id)");
+    fail(
+      at,
+      "a server name must be 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit (it becomes the provider id)",
+    );
   }
-  if (name.toLowerCase() === "holaryn") fail(at, "\"holaryn\" is reserved for the runtime's own tools");
-  if (!isObject(s)) fail(at, "a server must be an object with \"command\" (stdio) or \"url\" (Streamable HTTP)");
+  if (name.toLowerCase() === "holaryn") fail(at, '"holaryn" is reserved for the runtime\'s own tools');
+  if (!isObject(s)) fail(at, 'a server must be an object with "command" (stdio) or "url" (Streamable HTTP)');
   if (s.disabled === true) return { name, disabled: true };
-  if (typeof s.command === "string" && s.url !== undefined) fail(at, "give \"command\" or \"url\", not both");
+  if (typeof s.command === "string" && s.url !== undefined) fail(at, 'give "command" or "url", not both');
   if (typeof s.command === "string") {
     if (!s.command.trim()) fail(`${at}/command`, "must not be empty");
     const args = s.args ?? [];
-    if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) fail(`${at}/args`, "must be an array of strings");
+    if (!Array.isArray(args) || args.some((a) => typeof a !== "string"))
+      fail(`${at}/args`, "must be an array of strings");
     const env = s.env ?? {};
-    if (!isObject(env) || Object.values(env).some((v) => typeof v !== "string")) fail(`${at}/env`, "must be an object of strings");
+    if (!isObject(env) || Object.values(env).some((v) => typeof v !== "string"))
+      fail(`${at}/env`, "must be an object of strings");
     if (s.cwd !== undefined && typeof s.cwd !== "string") fail(`${at}/cwd`, "must be a string");
     return { name, kind: "stdio", command: s.command, args, env, cwd: s.cwd ? path.resolve(base, s.cwd) : undefined };
   }
@@ -97,12 +108,13 @@ function checkServer(name, s, fail, base) {
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") fail(`${at}/url`, "must be an http: or https: URL");
     const headers = s.headers ?? {};
-    if (!isObject(headers) || Object.values(headers).some((v) => typeof v !== "string")) fail(`${at}/headers`, "must be an object of strings");
+    if (!isObject(headers) || Object.values(headers).some((v) => typeof v !== "string"))
+      fail(`${at}/headers`, "must be an object of strings");
     return { name, kind: "http", url: url.href, headers };
   }
   if (s.command !== undefined) fail(`${at}/command`, "must be a string");
   if (s.url !== undefined) fail(`${at}/url`, "must be a string");
-  return fail(at, "a server needs \"command\" (stdio) or \"url\" (Streamable HTTP)");
+  return fail(at, 'a server needs "command" (stdio) or "url" (Streamable HTTP)');
 }
 
 function checkHolaryn(h, fail, base) {
@@ -111,15 +123,23 @@ function checkHolaryn(h, fail, base) {
     const at = `/holaryn/${esc(key)}`;
     const want = HOLARYN_KEYS[key];
     if (!want) fail(at, `unknown setting (known: ${Object.keys(HOLARYN_KEYS).join(", ")})`);
-    if (Array.isArray(want) && !want.includes(v)) fail(at, `must be one of ${want.map((w) => JSON.stringify(w)).join(", ")}`);
+    if (Array.isArray(want) && !want.includes(v))
+      fail(at, `must be one of ${want.map((w) => JSON.stringify(w)).join(", ")}`);
     if (want === "boolean" && typeof v !== "boolean") fail(at, "must be true or false");
     if (want === "string" && (typeof v !== "string" || !v)) fail(at, "must be a non-empty string");
-    if (want === "positive" && !(Number.isInteger(v) && v > 0)) fail(at, "must be a positive whole number of milliseconds");
-    if (want === "string[]" && !(Array.isArray(v) && v.every((x) => typeof x === "string"))) fail(at, "must be an array of strings");
-    if (want === "object" && !isObject(v)) fail(at, "must be an object like {\"allow\": [...], \"deny\": [...]}");
+    if (want === "positive" && !(Number.isInteger(v) && v > 0))
+      fail(at, "must be a positive whole number of milliseconds");
+    if (want === "string[]" && !(Array.isArray(v) && v.every((x) => typeof x === "string")))
+      fail(at, "must be an array of strings");
+    if (want === "object" && !isObject(v)) fail(at, 'must be an object like {"allow": [...], "deny": [...]}');
   }
   const resolve = (p) => (p === undefined ? undefined : path.resolve(base, p));
-  return { ...h, policyFile: resolve(h.policyFile), activityFile: resolve(h.activityFile), approvalFallback: h.approvalFallback ?? "deny" };
+  return {
+    ...h,
+    policyFile: resolve(h.policyFile),
+    activityFile: resolve(h.activityFile),
+    approvalFallback: h.approvalFallback ?? "deny",
+  };
 }
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -141,7 +161,13 @@ export function lineColumn(text, offset) {
 
 /** Where the value at a JSON pointer starts in `text` (undefined if it is absent). */
 export function positionOf(text, pointer) {
-  const want = pointer === "" ? [] : pointer.slice(1).split("/").map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const want =
+    pointer === ""
+      ? []
+      : pointer
+          .slice(1)
+          .split("/")
+          .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
   let i = 0;
   const ws = () => {
     while (i < text.length && " \t\r\n".includes(text[i])) i++;

@@ -102,12 +102,18 @@ export function superviseServers(runtime, servers, { qualifyNames = true, log = 
     /** Host `execute`: routes a gated call to the server owning its provider. */
     execute(req) {
       const link = links.get(req.providerId);
-      if (!link?.adapter) throw new Error(`server "${req.providerId}" is not connected (${link?.error ?? "unknown server"})`);
+      if (!link?.adapter)
+        throw new Error(`server "${req.providerId}" is not connected (${link?.error ?? "unknown server"})`);
       return link.adapter.execute(req);
     },
     /** One row per server: name, state, last error. */
     status() {
-      return [...links.values()].map((l) => ({ name: l.server.name, kind: l.server.kind, state: l.state, ...(l.error ? { error: l.error } : {}) }));
+      return [...links.values()].map((l) => ({
+        name: l.server.name,
+        kind: l.server.kind,
+        state: l.state,
+        ...(l.error ? { error: l.error } : {}),
+      }));
     },
     /** Close every connection and stop every child process. */
     async close() {

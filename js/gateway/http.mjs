@@ -45,7 +45,10 @@ export async function serveHttp(gateway, { port = 0, host = "127.0.0.1" } = {}) 
       res.writeHead(id ? 404 : 400, { "content-type": "application/json" }).end(
         JSON.stringify({
           jsonrpc: "2.0",
-          error: { code: -32000, message: id ? "unknown or expired MCP session; initialize again" : "no MCP session: send initialize first" },
+          error: {
+            code: -32000,
+            message: id ? "unknown or expired MCP session; initialize again" : "no MCP session: send initialize first",
+          },
           id: null,
         }),
       );
@@ -53,7 +56,11 @@ export async function serveHttp(gateway, { port = 0, host = "127.0.0.1" } = {}) 
       if (!res.headersSent) {
         const status = e instanceof SyntaxError ? 400 : 500;
         res.writeHead(status, { "content-type": "application/json" }).end(
-          JSON.stringify({ jsonrpc: "2.0", error: { code: status === 400 ? -32700 : -32603, message: e.message }, id: null }),
+          JSON.stringify({
+            jsonrpc: "2.0",
+            error: { code: status === 400 ? -32700 : -32603, message: e.message },
+            id: null,
+          }),
         );
       }
     }

@@ -28,7 +28,11 @@ export function sessionOptionsOf(config) {
     try {
       text = readFileSync(h.policyFile, "utf8");
     } catch (e) {
-      throw new GatewayConfigError(config.file, "/holaryn/policyFile", `cannot read ${h.policyFile} (${e.code ?? e.message})`);
+      throw new GatewayConfigError(
+        config.file,
+        "/holaryn/policyFile",
+        `cannot read ${h.policyFile} (${e.code ?? e.message})`,
+      );
     }
     opts.projectPolicy = { path: h.policyFile, text };
   }
@@ -55,7 +59,11 @@ export async function startGateway({ config, log = () => {}, timers } = {}) {
       }
     });
   }
-  const downstream = superviseServers(runtime, cfg.servers, { qualifyNames: cfg.holaryn.qualifyNames ?? true, log, timers });
+  const downstream = superviseServers(runtime, cfg.servers, {
+    qualifyNames: cfg.holaryn.qualifyNames ?? true,
+    log,
+    timers,
+  });
   await downstream.ready;
   const upstreams = new Set();
   return {

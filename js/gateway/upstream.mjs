@@ -17,7 +17,14 @@ export const NO_ELICITATION =
  * One upstream MCP server bound to a new session of `runtime`.
  * @param {object} ctx `{runtime, sessionOptions, execute, approvalFallback, version, log}`
  */
-export function createUpstream({ runtime, sessionOptions, execute, approvalFallback = "deny", version = "0.0.0", log = () => {} }) {
+export function createUpstream({
+  runtime,
+  sessionOptions,
+  execute,
+  approvalFallback = "deny",
+  version = "0.0.0",
+  log = () => {},
+}) {
   const session = runtime.createSession({ ...sessionOptions, dynamicDiscovery: true });
   // With bounded code mode on, the client sees run_tool_code from the start.
   if (sessionOptions.boundedCodeMode) session.inspect({ name: "run_tool_code" });
@@ -50,13 +57,21 @@ export function createUpstream({ runtime, sessionOptions, execute, approvalFallb
 
   async function approve(req) {
     if (server.getClientCapabilities()?.elicitation) {
-      const why = { destructive: "may make destructive changes", ask_first: "is set to ask first", ambient_process_access: "can run programs on this machine" }[req.reason] ?? req.reason;
+      const why =
+        {
+          destructive: "may make destructive changes",
+          ask_first: "is set to ask first",
+          ambient_process_access: "can run programs on this machine",
+        }[req.reason] ?? req.reason;
       const r = await server.elicitInput({
         message: `Allow the tool "${req.tool}" (${req.title}) to run? It ${why}.${req.description ? ` ${req.description}` : ""}`,
         requestedSchema: { type: "object", properties: {} },
       });
       if (r.action === "accept") return true;
-      return { decision: "deny", reason: r.action === "decline" ? "the user declined" : "the user dismissed the request" };
+      return {
+        decision: "deny",
+        reason: r.action === "decline" ? "the user declined" : "the user dismissed the request",
+      };
     }
     return approvalFallback === "allow" ? true : { decision: "deny", reason: NO_ELICITATION };
   }

@@ -22,7 +22,11 @@ export function makeConfig({ servers = ["memory", "filesystem", "everything", "d
   writeFileSync(files.log, "");
   writeFileSync(join(dir, "notes.txt"), "hello from the filesystem server\n");
   const all = {
-    memory: { command: process.execPath, args: [join(MCP, "server-memory/dist/index.js")], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
+    memory: {
+      command: process.execPath,
+      args: [join(MCP, "server-memory/dist/index.js")],
+      env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") },
+    },
     filesystem: { command: process.execPath, args: [join(MCP, "server-filesystem/dist/index.js"), dir] },
     everything: { command: process.execPath, args: [join(MCP, "server-everything/dist/index.js"), "stdio"] },
     dyn: {
@@ -39,7 +43,10 @@ export function makeConfig({ servers = ["memory", "filesystem", "everything", "d
 
 /** Spawn `holaryn gateway --config FILE` and connect a client; `elicit` answers approvals (omit: no elicitation capability). */
 export async function connectGateway(file, { elicit } = {}) {
-  const client = new Client({ name: "gateway-test", version: "1.0.0" }, { capabilities: elicit ? { elicitation: {} } : {} });
+  const client = new Client(
+    { name: "gateway-test", version: "1.0.0" },
+    { capabilities: elicit ? { elicitation: {} } : {} },
+  );
   const changes = { count: 0, waiters: [] };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     changes.count++;
@@ -52,7 +59,11 @@ export async function connectGateway(file, { elicit } = {}) {
       return { action: elicit(req.params.message) };
     });
   }
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "gateway", "--config", file, "--quiet"], stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "gateway", "--config", file, "--quiet"],
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (d) => {
     stderr += d;
