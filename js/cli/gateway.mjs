@@ -55,7 +55,8 @@ export async function gatewayCommand(opts) {
   if (port !== undefined) {
     const { serveHttp } = await import("../gateway/http.mjs");
     const http = await serveHttp(gateway, { port });
-    log(`serving Streamable HTTP on ${http.url}`);
+    // Always said, even with --quiet: with --http 0 it is the only way to learn the port.
+    process.stderr.write(`holaryn gateway: serving Streamable HTTP on ${http.url}\n`);
     await http.closed;
     return 0;
   }

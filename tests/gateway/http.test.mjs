@@ -1,0 +1,143 @@
+// `holaryn gateway --http`: Streamable HTTP on loopback, driven by the MCP
+// SDK client, the MCP Inspector CLI and the MCP conformance suite.
+
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { request } from "node:http";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { alive, BIN, makeConfig, pidsOf, ROOT, until } from "./helpers.mjs";
+
+const BINS = join(ROOT, "node_modules/.bin");
+
+describe("gateway over Streamable HTTP", () => {
+  let setup;
+  let child;
+  let url;
+  before(async () => {
+    setup = makeConfig({ servers: ["memory", "dyn"] });
+    child = spawn(process.execPath, [BIN, "gateway", "--config", setup.file, "--http", "0", "--quiet"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (d) => {
+      err += d;
+    });
+    url = await until(() => /serving Streamable HTTP on (\S+)/.exec(err)?.[1], 30_000, "the gateway's URL");
+  });
+  after(() => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  });
+
+  it("serves search → inspect → list_changed → call to an SDK client", async () => {
+    const client = new Client({ name: "http-test", version: "1.0.0" });
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed++;
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name).sort(), [
+        "tool_inspect",
+        "tool_list",
+        "tool_search",
+      ]);
+      const found = await client.callTool({ name: "tool_search", arguments: { query: "echo a piece of text back" } });
+      assert.match(found.content[0].text, /dyn\/echo_text/);
+      await client.callTool({ name: "tool_inspect", arguments: { name: "dyn/echo_text" } });
+      await until(() => changed > 0, 10_000, "list_changed over HTTP");
+      assert.ok((await client.listTools()).tools.some((t) => t.name === "dyn/echo_text"));
+      const r = await client.callTool({ name: "dyn/echo_text", arguments: { text: "over http" } });
+      assert.equal(r.isError, false);
+      assert.match(JSON.stringify(r.content), /over http/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("lists and calls tools for the MCP Inspector CLI", () => {
+    // inspector-cli 1.0.3 looks for ../package.json relative to the working directory.
+    const inspector = (...args) =>
+      spawnSync(join(BINS, "mcp-inspector-cli"), ["--cli", url, "--transport", "http", ...args], {
+        cwd: join(ROOT, "tests"),
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+    const list = inspector("--method", "tools/list");
+    assert.equal(list.status, 0, list.stderr);
+    assert.deepEqual(
+      JSON.parse(list.stdout.slice(list.stdout.indexOf("{")))
+        .tools.map((t) => t.name)
+        .sort(),
+      ["tool_inspect", "tool_list", "tool_search"],
+    );
+    const call = inspector(
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "tool_search",
+      "--tool-arg",
+      "query=remember a fact about a person",
+    );
+    assert.equal(call.status, 0, call.stderr);
+    assert.match(call.stdout, /memory\/(create_entities|add_observations)/);
+  });
+
+  it("passes the MCP conformance server scenarios that apply to a gateway", () => {
+    const r = spawnSync(
+      join(BINS, "conformance"),
+      [
+        "server",
+        "--url",
+        url,
+        "--expected-failures",
+        join(ROOT, "tests/gateway/conformance-expected-failures.yml"),
+        "-o",
+        join(setup.dir, "conformance"),
+      ],
+      { cwd: setup.dir, encoding: "utf8", timeout: 300_000 },
+    );
+    assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`);
+    assert.match(r.stdout, /Baseline check passed/);
+  });
+
+  it("refuses Host headers other than loopback (DNS rebinding)", async () => {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    });
+    const status = await new Promise((resolve, reject) => {
+      const req = request(
+        url,
+        {
+          method: "POST",
+          headers: {
+            host: "evil.example",
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+    assert.equal(status, 403);
+  });
+
+  it("shuts down on SIGTERM with no child left", async () => {
+    const pids = pidsOf(setup.files.pids);
+    assert.ok(pids.length > 0);
+    child.kill("SIGTERM");
+    await until(() => child.exitCode !== null && pids.every((p) => !alive(p)), 15_000, "gateway and children gone");
+    assert.equal(child.exitCode, 0);
+  });
+});
