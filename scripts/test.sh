@@ -31,6 +31,10 @@ run "HolarynBench tool-discovery suite (release gate vs the reviewed baseline)" 
   --baseline benchmarks/baselines/tool-discovery-v1.json \
   --fail-on-regression --output-dir benchmark-results/tool-discovery
 run "node --test tests/node (the built package in Node)" node --test --test-reporter=spec tests/node/
+run "node --test tests/gateway (holaryn gateway: SDK client over stdio and HTTP, Inspector CLI, conformance)" \
+  node --test --test-concurrency=1 --test-reporter=spec tests/gateway/
+run "gateway benchmark (20 catalogs: tools/list bytes and call latency, direct vs gateway)" \
+  env BENCH_CALLS=100 node benchmarks/gateway/bench.mjs
 run "node --test tests/browser (the built package in headless Chromium, playwright-core)" node --test --test-reporter=spec tests/browser/
 
 summary
