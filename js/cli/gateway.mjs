@@ -8,6 +8,8 @@ export const GATEWAY_USAGE = `usage:
   holaryn gateway --config FILE --http PORT
                                            serve Streamable HTTP on http://127.0.0.1:PORT/mcp
   holaryn gateway --check --config FILE    print what would be served, then exit
+  --ui PORT                                also serve the Capability Center on http://127.0.0.1:PORT/
+                                           (catalog states, pending approvals, servers, the policy editor)
 
 FILE is an MCP client config: {"mcpServers": {"name": {"command", "args", "env"} |
 {"url", "headers"}}}, with holaryn's settings beside it under "holaryn":
@@ -15,7 +17,16 @@ boundedCodeMode, policyFile, rules, profileAllowedTools, hiddenProviders,
 approvalFallback ("deny" | "allow"), activityFile, qualifyNames, callTimeoutMs,
 callbackTimeoutMs. Exit codes: 0 ok, 2 a bad config or flag.`;
 
-const FLAGS = new Set(["config", "http", "check", "help", "quiet"]);
+const FLAGS = new Set(["config", "http", "ui", "check", "help", "quiet"]);
+
+/** A `--flag PORT` value, or a CliError naming the flag. */
+function portOf(flag, value) {
+  const port = Number(value);
+  if (value === true || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new CliError(`--${flag} needs a port number 0-65535, not ${JSON.stringify(value)}`);
+  }
+  return port;
+}
 
 /** Run the gateway command; resolves to the exit code. */
 export async function gatewayCommand(opts) {
@@ -28,17 +39,13 @@ export async function gatewayCommand(opts) {
     return 0;
   }
   if (typeof opts.config !== "string") throw new CliError("gateway needs --config FILE");
-  let port;
-  if (opts.http !== undefined) {
-    port = Number(opts.http);
-    if (!Number.isInteger(port) || port < 0 || port > 65535)
-      throw new CliError(`--http needs a port number 0-65535, not ${JSON.stringify(opts.http)}`);
-  }
+  const port = opts.http === undefined ? undefined : portOf("http", opts.http);
+  const uiPort = opts.ui === undefined ? undefined : portOf("ui", opts.ui);
   const { startGateway, serveStdio, GatewayConfigError } = await import("../gateway/index.mjs");
   const log = opts.quiet ? () => {} : (line) => process.stderr.write(`holaryn gateway: ${line}\n`);
   let gateway;
   try {
-    gateway = await startGateway({ config: opts.config, log });
+    gateway = await startGateway({ config: opts.config, log, ui: uiPort !== undefined });
   } catch (e) {
     if (e instanceof GatewayConfigError || e?.code?.startsWith?.("policy.") || e?.code?.startsWith?.("session.")) {
       throw new CliError(e.message);
@@ -52,15 +59,23 @@ export async function gatewayCommand(opts) {
     await gateway.close();
     return down ? 1 : 0;
   }
+  let ui;
+  if (uiPort !== undefined) {
+    const { serveUi } = await import("../gateway/ui.mjs");
+    ui = await serveUi(gateway, gateway.desk, { port: uiPort });
+    process.stderr.write(`holaryn gateway: Capability Center on ${ui.url}\n`);
+  }
   if (port !== undefined) {
     const { serveHttp } = await import("../gateway/http.mjs");
     const http = await serveHttp(gateway, { port });
     // Always said, even with --quiet: with --http 0 it is the only way to learn the port.
     process.stderr.write(`holaryn gateway: serving Streamable HTTP on ${http.url}\n`);
     await http.closed;
+    await ui?.close();
     return 0;
   }
   log(`serving MCP over stdio (${gateway.downstream.status().length} servers)`);
   await serveStdio(gateway);
+  await ui?.close();
   return 0;
 }

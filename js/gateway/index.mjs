@@ -7,6 +7,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { HolarynRuntime } from "../node.mjs";
 import { GatewayConfigError, loadGatewayConfig } from "./config.mjs";
 import { superviseServers } from "./downstream.mjs";
+import { operatorDesk, savePolicyFile } from "./ui.mjs";
 import { createUpstream } from "./upstream.mjs";
 
 export { GatewayConfigError, loadGatewayConfig, parseGatewayConfig } from "./config.mjs";
@@ -39,16 +40,21 @@ export function sessionOptionsOf(config) {
   return opts;
 }
 
+/** Where the project policy is reported when the config names no `policyFile` (kept in memory). */
+export const IN_MEMORY_POLICY = "tool-policy.json (in memory: set holaryn.policyFile to keep it)";
+
 /**
  * Start a gateway: check everything first (a bad config or policy starts nothing), then connect the servers.
- * @param {{config: string | object, log?: (line: string) => void, timers?: object}} options
+ * @param {{config: string | object, log?: (line: string) => void, timers?: object, ui?: boolean}} options
  */
-export async function startGateway({ config, log = () => {}, timers } = {}) {
+export async function startGateway({ config, log = () => {}, timers, ui = false } = {}) {
   const cfg = typeof config === "string" ? await loadGatewayConfig(config) : config;
-  const sessionOptions = sessionOptionsOf(cfg);
+  const base = sessionOptionsOf(cfg);
   const runtime = new HolarynRuntime({});
   // Create (and drop) one session now so a malformed policy or rule fails at start.
-  runtime.createSession({ ...sessionOptions, dynamicDiscovery: true }).close();
+  runtime.createSession({ ...base, dynamicDiscovery: true }).close();
+  let policy = base.projectPolicy ?? null;
+  const sessionOptions = () => ({ ...base, ...(policy ? { projectPolicy: policy } : {}) });
   if (cfg.holaryn.activityFile) {
     const file = cfg.holaryn.activityFile;
     appendFileSync(file, "");
@@ -66,17 +72,42 @@ export async function startGateway({ config, log = () => {}, timers } = {}) {
   });
   await downstream.ready;
   const upstreams = new Set();
-  return {
+  const gateway = {
     runtime,
     downstream,
     config: cfg,
+    /** Approvals waiting for the operator (`--ui`), else null. */
+    desk: null,
+    /** The options every new session gets (the policy as last saved). */
+    sessionOptions,
+    /** The project policy in force: `{path, text, saved}` (`saved`: written to `policyFile` on change). */
+    policy: () => ({
+      path: policy?.path ?? cfg.holaryn.policyFile ?? IN_MEMORY_POLICY,
+      text: policy?.text ?? "",
+      saved: Boolean(cfg.holaryn.policyFile),
+    }),
+    /** Check a new policy text with the core; on success apply it to every live session (and save it). */
+    setPolicy(text) {
+      const next = text.trim() ? { path: cfg.holaryn.policyFile ?? IN_MEMORY_POLICY, text } : null;
+      try {
+        runtime.createSession({ ...base, projectPolicy: next ?? undefined, dynamicDiscovery: true }).close();
+      } catch (e) {
+        const { message, code, file, pointer, line, column } = e;
+        return { ok: false, error: { message, code, file, pointer, line, column } };
+      }
+      policy = next;
+      for (const u of upstreams) u.session.setProjectPolicy(policy);
+      if (cfg.holaryn.policyFile) savePolicyFile(cfg.holaryn.policyFile, text);
+      return { ok: true };
+    },
     /** A new upstream MCP server (one session) for one client connection. */
     upstream() {
       const u = createUpstream({
         runtime,
-        sessionOptions,
+        sessionOptions: sessionOptions(),
         execute: (req) => downstream.execute(req),
         approvalFallback: cfg.holaryn.approvalFallback,
+        operator: gateway.desk,
         version: VERSION,
         log,
       });
@@ -94,6 +125,8 @@ export async function startGateway({ config, log = () => {}, timers } = {}) {
       await downstream.close();
     },
   };
+  if (ui) gateway.desk = operatorDesk(gateway);
+  return gateway;
 }
 
 /** Serve one client over stdio until stdin closes or a signal arrives; then shut down. */

@@ -4,7 +4,8 @@
 // has inspected); tools/call goes through dispatchModelCall, so every call is
 // re-resolved and gated. When the export changes (an inspect, a registry
 // change) the client gets notifications/tools/list_changed. Approvals ask the
-// user through elicitation when the client can, else the configured fallback.
+// user through elicitation when the client can, else the operator in the
+// Capability Center (`--ui`), else the configured fallback.
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -15,13 +16,15 @@ export const NO_ELICITATION =
 
 /**
  * One upstream MCP server bound to a new session of `runtime`.
- * @param {object} ctx `{runtime, sessionOptions, execute, approvalFallback, version, log}`
+ * @param {object} ctx `{runtime, sessionOptions, execute, approvalFallback, operator, version, log}`
+ *   (`operator`: the `--ui` desk that answers approvals when the client cannot elicit)
  */
 export function createUpstream({
   runtime,
   sessionOptions,
   execute,
   approvalFallback = "deny",
+  operator = null,
   version = "0.0.0",
   log = () => {},
 }) {
@@ -55,7 +58,7 @@ export function createUpstream({
     await server.sendToolListChanged().catch((e) => log(`list_changed not sent: ${e.message}`));
   }
 
-  async function approve(req) {
+  async function approve(req, signal) {
     if (server.getClientCapabilities()?.elicitation) {
       const why =
         {
@@ -73,6 +76,7 @@ export function createUpstream({
         reason: r.action === "decline" ? "the user declined" : "the user dismissed the request",
       };
     }
+    if (operator) return operator.ask(req, signal);
     return approvalFallback === "allow" ? true : { decision: "deny", reason: NO_ELICITATION };
   }
 
@@ -83,7 +87,8 @@ export function createUpstream({
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const result = await session.dispatchModelCall("mcp", request.params, { execute, approve, signal: extra.signal });
+    const host = { execute, approve: (req) => approve(req, extra.signal), signal: extra.signal };
+    const result = await session.dispatchModelCall("mcp", request.params, host);
     await notifyIfChanged();
     return result;
   });
