@@ -13,9 +13,15 @@ export const backoffMs = (n) => Math.min(10_000, 250 * 2 ** n);
  * Keep the servers of a config connected to `runtime`.
  * @param {object} runtime a HolarynRuntime
  * @param {object[]} servers the checked `servers` of a gateway config
- * @param {{qualifyNames?: boolean, log?: (line: string) => void, timers?: {setTimeout: Function, clearTimeout: Function}}} options
+ * @param {{qualifyNames?: boolean, log?: (line: string) => void, timers?: object, healthMs?: number}} options
+ *   `timers`: `{setTimeout, clearTimeout, setInterval, clearInterval}` (tests may inject them);
+ *   `healthMs`: how often an HTTP server is pinged (a dead stdio server closes its pipe instead).
  */
-export function superviseServers(runtime, servers, { qualifyNames = true, log = () => {}, timers = globalThis } = {}) {
+export function superviseServers(
+  runtime,
+  servers,
+  { qualifyNames = true, log = () => {}, timers = globalThis, healthMs = 10_000 } = {},
+) {
   const links = new Map();
   let closing = false;
 
@@ -62,16 +68,31 @@ export function superviseServers(runtime, servers, { qualifyNames = true, log = 
         previous?.();
         if (link.client === client) lost(link, "the server closed the connection");
       };
+      // An HTTP server that goes away closes nothing: ping it now and then.
+      if (server.kind === "http") link.health = timers.setInterval(() => check(link, client), healthMs);
     } catch (e) {
       lost(link, e?.message ?? String(e));
     }
   }
 
+  /** Ping a server; a server that does not answer is lost. */
+  async function check(link, client) {
+    try {
+      await client.ping({ timeout: Math.min(5_000, healthMs) });
+    } catch (e) {
+      if (link.client === client) lost(link, `the server stopped answering (${e?.message ?? e})`);
+    }
+  }
+
   function lost(link, why) {
+    const old = link.client;
+    if (link.health) timers.clearInterval(link.health);
+    link.health = undefined;
     link.client = undefined;
     link.adapter = undefined;
     link.state = closing ? "closed" : "reconnecting";
     link.error = why;
+    old?.close().catch(() => {});
     if (closing) return;
     try {
       runtime.setProviderStatus(link.server.name, "disconnected");
@@ -104,7 +125,12 @@ export function superviseServers(runtime, servers, { qualifyNames = true, log = 
       const link = links.get(req.providerId);
       if (!link?.adapter)
         throw new Error(`server "${req.providerId}" is not connected (${link?.error ?? "unknown server"})`);
-      return link.adapter.execute(req);
+      const client = link.client;
+      return link.adapter.execute(req).catch((e) => {
+        // A failed call may mean a dead server: check at once rather than at the next ping.
+        if (link.server.kind === "http" && link.client === client) check(link, client);
+        throw e;
+      });
     },
     /** One row per server: name, state, last error. */
     status() {
@@ -121,6 +147,7 @@ export function superviseServers(runtime, servers, { qualifyNames = true, log = 
       await Promise.all(
         [...links.values()].map(async (l) => {
           if (l.timer) timers.clearTimeout(l.timer);
+          if (l.health) timers.clearInterval(l.health);
           const c = l.client;
           l.client = undefined;
           l.state = "closed";

@@ -141,3 +141,73 @@ describe("gateway over Streamable HTTP", () => {
     assert.equal(child.exitCode, 0);
   });
 });
+
+/** A free loopback port (bound, then released). */
+async function freePort() {
+  const { createServer } = await import("node:net");
+  const s = createServer();
+  await new Promise((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+describe("gateway with a Streamable HTTP downstream server", () => {
+  it("serves its tools, marks them unavailable when it dies, and reconnects when it is back", async () => {
+    const port = await freePort();
+    const everything = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    const startServer = () =>
+      spawn(process.execPath, [everything, "streamableHttp"], {
+        env: { ...process.env, PORT: String(port) },
+        stdio: "ignore",
+      });
+    let server = startServer();
+    const setup = makeConfig({ servers: [] });
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(setup.file, JSON.stringify({ mcpServers: { web: { url: `http://127.0.0.1:${port}/mcp` } } }));
+    await until(
+      async () => {
+        try {
+          await fetch(`http://127.0.0.1:${port}/mcp`);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      15_000,
+      "server-everything on HTTP",
+    );
+    const { connectGateway } = await import("./helpers.mjs");
+    const gw = await connectGateway(setup.file);
+    try {
+      const found = await gw.call("tool_search", { query: "echo a message back" });
+      assert.ok(
+        found.json.results.some((r) => r.name === "web/echo"),
+        found.text,
+      );
+      await gw.call("tool_inspect", { name: "web/echo" });
+      assert.equal((await gw.call("web/echo", { message: "over http" })).isError, false);
+      server.kill("SIGKILL");
+      await until(() => server.exitCode !== null || server.signalCode !== null, 5_000, "server gone");
+      const failed = await gw.call("web/echo", { message: "anyone?" });
+      assert.equal(failed.isError, true);
+      await until(
+        async () => (await gw.call("tool_list", { provider: "web", state: "unavailable" })).json.tools.length > 0,
+        15_000,
+        "web unavailable",
+      );
+      server = startServer();
+      await until(
+        async () => (await gw.call("tool_list", { provider: "web", state: "unavailable" })).json.tools.length === 0,
+        30_000,
+        "web back",
+      );
+      await gw.call("tool_inspect", { name: "web/echo" });
+      const r = await gw.call("web/echo", { message: "back again" });
+      assert.equal(r.isError, false, r.text);
+    } finally {
+      await gw.client.close();
+      server.kill("SIGKILL");
+    }
+  });
+});
