@@ -19,3 +19,5 @@ export const HOLARYN = /** @type {const} */ ([
   "init",
 ]);
 export const HOLARYN_MCP = /** @type {const} */ (["listAllTools", "connectMcpProvider", "mcpExecute"]);
+export const HOLARYN_AI = /** @type {const} */ (["holarynTools", "HolarynToolError"]);
+export const HOLARYN_OTEL = /** @type {const} */ (["instrumentActivity", "spanAttributes", "spanName"]);
