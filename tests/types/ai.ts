@@ -11,7 +11,9 @@ declare const model: LanguageModel;
 export async function agent(rt: HolarynRuntime): Promise<string> {
   const session = rt.createSession({ dynamicDiscovery: true });
   const { stop } = instrumentActivity(rt, { tracer: trace.getTracer("my-agent") });
-  const holaryn = holarynTools(session, { host: { execute: async (req) => ({ ran: req.tool }), approve: async () => true } });
+  const holaryn = holarynTools(session, {
+    host: { execute: async (req) => ({ ran: req.tool }), approve: async () => true },
+  });
   try {
     const result = await generateText({
       model,
