@@ -1,7 +1,7 @@
 // holaryn/ai and holaryn/otel against the installed AI SDK and OpenTelemetry
 // types: the loop a user writes first compiles with no cast.
 import { generateText, type LanguageModel, stepCountIs } from "ai";
-import { HolarynRuntime } from "holaryn";
+import type { HolarynRuntime } from "holaryn";
 import { HolarynToolError, holarynTools } from "holaryn/ai";
 import { instrumentActivity } from "holaryn/otel";
 import { trace } from "@opentelemetry/api";
