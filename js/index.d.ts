@@ -4,6 +4,7 @@
 export type * from "../dist/node/holaryn_wasm.js";
 export { HolarynRuntime, HolarynSession } from "../dist/node/holaryn_wasm.js";
 import type { HolarynRuntime, HolarynSession } from "../dist/node/holaryn_wasm.js";
+export type { OutcomeCode } from "./codes.js";
 
 /** Base class of every error the runtime throws; `code` is stable (e.g. `handle.stale`). */
 export class HolarynError extends Error {

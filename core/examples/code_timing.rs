@@ -11,7 +11,7 @@ use std::time::Instant;
 fn drive(rt: &mut Runtime, mut step: GateStep) -> bool {
     loop {
         step = match step {
-            GateStep::Done(o) => return o.code == "ok",
+            GateStep::Done(o) => return o.code == holaryn_core::Code::Ok,
             GateStep::HookBefore(r) | GateStep::HookAfter(r) => {
                 r.resume(rt, HookAnswer::Continue, 1)
             }

@@ -7,6 +7,7 @@
 //! messages or secrets ever reach a record. Records go to a bounded ring the
 //! host can read and to the runtime's outgoing event queue.
 
+use crate::codes::Code;
 use crate::descriptor::ToolDescriptor;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -92,7 +93,7 @@ pub struct ActivityRecord {
     /// Registry version (the session's effective version for session records).
     pub registry_version: String,
     /// Stable outcome code (`ok`, `policy.denied`, `handle.stale`, …).
-    pub outcome: String,
+    pub outcome: Code,
     /// Fixed human reason for the outcome (never host or model text).
     pub reason: String,
     /// How the call arrived (`direct`, `alias`, `handle`, `legacy_script`, `code`).
@@ -117,7 +118,7 @@ pub struct ActivityRecord {
 
 impl ActivityRecord {
     /// A record with only the required fields set; `seq`/`time_ms` are filled by the log.
-    pub fn new(kind: ActivityKind, registry_version: &str, outcome: &str, reason: &str) -> Self {
+    pub fn new(kind: ActivityKind, registry_version: &str, outcome: Code, reason: &str) -> Self {
         ActivityRecord {
             seq: 0,
             time_ms: 0,
@@ -126,7 +127,7 @@ impl ActivityRecord {
             tool: None,
             provenance: None,
             registry_version: registry_version.to_string(),
-            outcome: outcome.to_string(),
+            outcome,
             reason: reason.to_string(),
             path: None,
             duration_ms: None,

@@ -5,7 +5,7 @@
 //!
 //! | state               | code(s)                                              |
 //! |---------------------|------------------------------------------------------|
-//! | `hidden`            | `hidden.provider`, `hidden.profile`                  |
+//! | `hidden`            | `hidden.provider`, `hidden.profile`, `hidden.session_options` |
 //! | `denied`            | `denied.session`, `denied.project`                   |
 //! | `catalog_only`      | `catalog_only`                                       |
 //! | `unavailable`       | `unavailable.disconnected`, `unavailable.needs_auth` |
@@ -40,6 +40,7 @@
 //! `available.static`: there is no `tool_inspect` to load it, so the next
 //! action is for the host.
 
+use crate::codes::Code;
 use crate::descriptor::{Source, ToolDescriptor, ToolRole};
 use crate::policy::{Decision, Scope};
 use crate::registry::ProviderStatus;
@@ -87,7 +88,7 @@ pub struct Availability {
     /// The state.
     pub state: AvailabilityState,
     /// Machine code, e.g. `denied.project`, `unavailable.needs_auth`.
-    pub code: String,
+    pub code: Code,
     /// Human reason.
     pub reason: String,
     /// The next safe action.
@@ -98,10 +99,10 @@ pub struct Availability {
     pub rule: Option<String>,
 }
 
-fn make(state: AvailabilityState, code: &str, reason: String, next: &str) -> Availability {
+fn make(state: AvailabilityState, code: Code, reason: String, next: &str) -> Availability {
     Availability {
         state,
-        code: code.into(),
+        code,
         reason,
         next_action: next.into(),
         scope: None,
@@ -125,6 +126,10 @@ fn hidden(scope: Scope, rule: &Option<String>) -> Availability {
             "excluded by the agent profile's allowed_tools",
             "none for the model; an operator can add a matching entry to the agent profile's allowed_tools",
         ),
+        Scope::SessionOptions => (
+            "switched off by the session options",
+            "none for the model; the host can enable bounded code mode (boundedCodeMode) in the session options",
+        ),
         _ => (
             "hidden by provider visibility",
             "none for the model; an operator can make the provider or tool visible to this session",
@@ -134,8 +139,12 @@ fn hidden(scope: Scope, rule: &Option<String>) -> Availability {
         Some(r) => format!("{what} ({r})"),
         None => what.to_string(),
     };
-    let code = format!("hidden.{}", scope.as_str());
-    let mut a = make(AvailabilityState::Hidden, &code, reason, next);
+    let code = match scope {
+        Scope::Profile => Code::HiddenProfile,
+        Scope::SessionOptions => Code::HiddenSessionOptions,
+        _ => Code::HiddenProvider,
+    };
+    let mut a = make(AvailabilityState::Hidden, code, reason, next);
     a.scope = Some(scope);
     a.rule = rule.clone();
     a
@@ -152,9 +161,12 @@ fn denied(scope: Scope, rule: &str) -> Availability {
             "choose another tool; permitting this one needs a change to the host's session rules",
         ),
     };
-    let code = format!("denied.{}", scope.as_str());
+    let code = match scope {
+        Scope::Project => Code::DeniedProject,
+        _ => Code::DeniedSession,
+    };
     let reason = format!("denied by {whose} ({rule})");
-    let mut a = make(AvailabilityState::Denied, &code, reason, next);
+    let mut a = make(AvailabilityState::Denied, code, reason, next);
     a.scope = Some(scope);
     a.rule = Some(rule.to_string());
     a
@@ -173,7 +185,7 @@ fn catalog_only(tool: &ToolDescriptor) -> Availability {
     let reason = format!("this {kind} is listed for reference and is not callable as a tool");
     make(
         AvailabilityState::CatalogOnly,
-        "catalog_only",
+        Code::CatalogOnly,
         reason,
         &next,
     )
@@ -225,7 +237,7 @@ pub fn availability(
         ProviderStatus::Disconnected => {
             return make(
                 S::Unavailable,
-                "unavailable.disconnected",
+                Code::UnavailableDisconnected,
                 format!("provider `{id}` is disconnected"),
                 "choose another tool, or wait for the provider to reconnect",
             )
@@ -233,7 +245,7 @@ pub fn availability(
         ProviderStatus::NeedsAuth => {
             return make(
                 S::Unavailable,
-                "unavailable.needs_auth",
+                Code::UnavailableNeedsAuth,
                 format!("provider `{id}` needs the user to sign in"),
                 "ask the user to authenticate the provider, then try again",
             )
@@ -255,12 +267,12 @@ pub fn availability(
         } else {
             "call it".into()
         };
-        return make(S::Loaded, "loaded", reason.into(), &next);
+        return make(S::Loaded, Code::Loaded, reason.into(), &next);
     }
     if !dynamic {
         return make(
             S::Available,
-            "available.static",
+            Code::AvailableStatic,
             "permitted, but discovery is off and its schema was not supplied at session creation"
                 .into(),
             "none for the model; the host can supply it when creating the session or turn discovery on",
@@ -269,14 +281,14 @@ pub fn availability(
     if asks {
         return make(
             S::ApprovalRequired,
-            "approval_required",
+            Code::ApprovalRequired,
             format!("calls need a host approval because {}", approval_reason(tool)),
             "call tool_inspect to load its schema, then call it; the host will ask for approval first",
         );
     }
     make(
         S::Available,
-        "available",
+        Code::Available,
         "discoverable; its schema is not loaded yet".into(),
         "call tool_inspect to load its schema, then call it",
     )

@@ -405,7 +405,12 @@ impl Runtime {
         let version = session.version().to_string();
         let rec = ActivityRecord {
             count: Some(results.len() as u64),
-            ..ActivityRecord::new(ActivityKind::Search, &version, "ok", "tool_search ran")
+            ..ActivityRecord::new(
+                ActivityKind::Search,
+                &version,
+                crate::codes::Code::Ok,
+                "tool_search ran",
+            )
         }
         .session(sid);
         self.record(rec, now_ms);
@@ -471,7 +476,12 @@ impl Runtime {
             .collect();
         let rec = ActivityRecord {
             count: Some(tools.len() as u64),
-            ..ActivityRecord::new(ActivityKind::List, &version, "ok", "tool_list ran")
+            ..ActivityRecord::new(
+                ActivityKind::List,
+                &version,
+                crate::codes::Code::Ok,
+                "tool_list ran",
+            )
         }
         .session(sid);
         self.record(rec, now_ms);

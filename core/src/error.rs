@@ -1,134 +1,18 @@
 //! Typed errors with stable machine codes.
 //!
-//! Every refusal in the core is an [`Error`] carrying an [`ErrorCode`] whose
+//! Every refusal in the core is an [`Error`] carrying a [`Code`] whose
 //! string form (`policy.malformed`, `handle.stale`, …) is stable across
 //! releases and is what hosts and JavaScript match on. The optional fields say
 //! *where* the problem is: the tool, the descriptor field, the file, the JSON
 //! pointer, or a 1-based line:column (columns in UTF-16 code units).
 
+use crate::codes::Code;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Stable error codes. The serialised (dotted) form never changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ErrorCode {
-    /// A descriptor field has a wrong type or value.
-    #[serde(rename = "descriptor.invalid")]
-    DescriptorInvalid,
-    /// A tool name is empty, too long, handle-like or has forbidden characters.
-    #[serde(rename = "descriptor.invalid_name")]
-    DescriptorInvalidName,
-    /// A name or role the runtime reserves (its own model tools, the legacy
-    /// script, another provider's `provider/` prefix) used where it would mislead.
-    #[serde(rename = "descriptor.reserved_name")]
-    DescriptorReservedName,
-    /// Two tools share a canonical name.
-    #[serde(rename = "descriptor.duplicate_name")]
-    DescriptorDuplicateName,
-    /// An alias collides with another tool's name or alias.
-    #[serde(rename = "descriptor.alias_collision")]
-    DescriptorAliasCollision,
-    /// The input or output schema is not a valid JSON Schema.
-    #[serde(rename = "descriptor.invalid_schema")]
-    DescriptorInvalidSchema,
-    /// The `source` is not one of the known sources.
-    #[serde(rename = "descriptor.unknown_source")]
-    DescriptorUnknownSource,
-    /// A catalog file or value has the wrong shape.
-    #[serde(rename = "catalog.malformed")]
-    CatalogMalformed,
-    /// No tool by that name, alias or handle.
-    #[serde(rename = "tool.unknown")]
-    ToolUnknown,
-    /// No provider with that id.
-    #[serde(rename = "provider.unknown")]
-    ProviderUnknown,
-    /// A handle this session never issued.
-    #[serde(rename = "handle.forged")]
-    HandleForged,
-    /// A handle issued before the current registry version.
-    #[serde(rename = "handle.stale")]
-    HandleStale,
-    /// No session with that id.
-    #[serde(rename = "session.unknown")]
-    SessionUnknown,
-    /// Session options are invalid (limits out of range, bad secret, …).
-    #[serde(rename = "session.invalid_options")]
-    SessionInvalidOptions,
-    /// The project policy file (or a policy value) is malformed.
-    #[serde(rename = "policy.malformed")]
-    PolicyMalformed,
-    /// A model-tool input (search query, list limit, cursor …) is invalid.
-    #[serde(rename = "input.invalid")]
-    InputInvalid,
-    /// Imported embeddings are from another model or of another dimension.
-    #[serde(rename = "input.embeddings_mismatch")]
-    EmbeddingsMismatch,
-    /// A configuration value (e.g. an environment switch) is invalid.
-    #[serde(rename = "config.invalid")]
-    ConfigInvalid,
-    /// Bounded code: the source does not parse.
-    #[serde(rename = "code.syntax")]
-    CodeSyntax,
-    /// Bounded code: a construct outside the accepted language.
-    #[serde(rename = "code.forbidden")]
-    CodeForbidden,
-    /// Bounded code: a static limit (size, nodes, call sites) is exceeded.
-    #[serde(rename = "code.limit")]
-    CodeLimit,
-    /// A resume answer does not fit the step it was given to.
-    #[serde(rename = "protocol.invalid_resume")]
-    ProtocolInvalidResume,
-    /// The runtime was entered while its state was borrowed (a host callback
-    /// re-entered at a point where that is not possible); nothing was changed.
-    #[serde(rename = "runtime.busy")]
-    RuntimeBusy,
-    /// The WebAssembly instance trapped earlier; every later call fails with this.
-    #[serde(rename = "runtime.failed")]
-    RuntimeFailed,
-    /// Too little JavaScript stack was left to enter the runtime safely; nothing was changed.
-    #[serde(rename = "runtime.stack_exhausted")]
-    RuntimeStackExhausted,
-}
-
-impl ErrorCode {
-    /// The stable dotted code, e.g. `handle.stale`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::DescriptorInvalid => "descriptor.invalid",
-            ErrorCode::DescriptorInvalidName => "descriptor.invalid_name",
-            ErrorCode::DescriptorReservedName => "descriptor.reserved_name",
-            ErrorCode::DescriptorDuplicateName => "descriptor.duplicate_name",
-            ErrorCode::DescriptorAliasCollision => "descriptor.alias_collision",
-            ErrorCode::DescriptorInvalidSchema => "descriptor.invalid_schema",
-            ErrorCode::DescriptorUnknownSource => "descriptor.unknown_source",
-            ErrorCode::CatalogMalformed => "catalog.malformed",
-            ErrorCode::ToolUnknown => "tool.unknown",
-            ErrorCode::ProviderUnknown => "provider.unknown",
-            ErrorCode::HandleForged => "handle.forged",
-            ErrorCode::HandleStale => "handle.stale",
-            ErrorCode::SessionUnknown => "session.unknown",
-            ErrorCode::SessionInvalidOptions => "session.invalid_options",
-            ErrorCode::PolicyMalformed => "policy.malformed",
-            ErrorCode::InputInvalid => "input.invalid",
-            ErrorCode::EmbeddingsMismatch => "input.embeddings_mismatch",
-            ErrorCode::ConfigInvalid => "config.invalid",
-            ErrorCode::CodeSyntax => "code.syntax",
-            ErrorCode::CodeForbidden => "code.forbidden",
-            ErrorCode::CodeLimit => "code.limit",
-            ErrorCode::ProtocolInvalidResume => "protocol.invalid_resume",
-            ErrorCode::RuntimeBusy => "runtime.busy",
-            ErrorCode::RuntimeFailed => "runtime.failed",
-            ErrorCode::RuntimeStackExhausted => "runtime.stack_exhausted",
-        }
-    }
-}
-
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// The code an [`Error`] carries: the one [`Code`] vocabulary (errors use
+/// its first group; see `core/src/codes.rs`).
+pub type ErrorCode = Code;
 
 /// A typed, located error. Build with [`Error::new`] and the `with_*` setters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -123,8 +123,10 @@ impl Runtime {
         };
         if !loadable {
             let (kind, outcome) = match avail.state {
-                AvailabilityState::CatalogOnly => (ActivityKind::SchemaLoad, "catalog_only"),
-                _ => (ActivityKind::Denial, avail.code.as_str()),
+                AvailabilityState::CatalogOnly => {
+                    (ActivityKind::SchemaLoad, crate::codes::Code::CatalogOnly)
+                }
+                _ => (ActivityKind::Denial, avail.code),
             };
             let rec = ActivityRecord {
                 scope: avail.scope.map(|s| s.as_str().to_string()),
@@ -175,7 +177,12 @@ impl Runtime {
         let rec = ActivityRecord {
             bytes: Some(tool.input_schema.to_string().len() as u64),
             path: Some("inspect".into()),
-            ..ActivityRecord::new(ActivityKind::SchemaLoad, &version, "ok", "schema loaded")
+            ..ActivityRecord::new(
+                ActivityKind::SchemaLoad,
+                &version,
+                crate::codes::Code::Ok,
+                "schema loaded",
+            )
         }
         .session(sid)
         .tool(&tool);

@@ -18,6 +18,7 @@ pub mod availability;
 pub mod builtin;
 pub mod catalog;
 pub mod code;
+pub mod codes;
 pub mod config;
 pub mod descriptor;
 pub mod discovery;
@@ -40,6 +41,7 @@ pub mod session;
 pub mod validate;
 pub mod version_tree;
 
+pub use codes::Code;
 pub use descriptor::{Source, ToolDescriptor, ToolSpec};
 pub use error::{Error, ErrorCode, Result};
 pub use registry::{Registry, RegistryChange};

@@ -192,8 +192,8 @@ impl Runtime {
             ..ActivityRecord::new(
                 ActivityKind::RegistryChanged,
                 &change.new_version,
-                "registry.changed",
-                "the tool registry changed",
+                crate::codes::Code::RegistryChanged,
+                crate::codes::Code::RegistryChanged.reason(),
             )
         };
         self.record(rec, now_ms);
@@ -232,8 +232,8 @@ impl Runtime {
             let rec = ActivityRecord::new(
                 ActivityKind::RegistryChanged,
                 &new,
-                "session.version_changed",
-                "the session's effective tool registry changed; handles and loaded schemas were cleared",
+                crate::codes::Code::SessionVersionChanged,
+                crate::codes::Code::SessionVersionChanged.reason(),
             )
             .session(id);
             self.record(rec, now_ms);
@@ -265,7 +265,7 @@ impl Runtime {
         let rec = ActivityRecord::new(
             ActivityKind::SessionCreated,
             session.version(),
-            "session.created",
+            crate::codes::Code::SessionCreated,
             if session.is_dynamic() {
                 "session created with dynamic discovery"
             } else {
@@ -355,11 +355,11 @@ impl Runtime {
     pub(crate) fn decide(&self, session: &Session, tool: &ToolDescriptor) -> Decision {
         if tool.name == self.code_tool.descriptor.name && !session.options.bounded_code_mode {
             return Decision::Hidden {
-                scope: crate::policy::Scope::Provider,
+                scope: crate::policy::Scope::SessionOptions,
                 rule: Some("bounded code mode is off".into()),
             };
         }
-        session.policy.evaluate(&self.registry, tool)
+        session.policy.evaluate(tool)
     }
 
     /// The availability of one tool in a session.

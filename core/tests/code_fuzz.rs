@@ -6,8 +6,9 @@
 //! checked against the published schema.
 
 use holaryn_core::code::{
-    compile, CallOutcome, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep,
+    compile, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome,
 };
+use holaryn_core::Code;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -308,27 +309,27 @@ fn run(
                 now += rng.below(limits.timeout_ms as usize / 2 + 2) as u64;
                 let tool = "t".to_string();
                 let outcome = match rng.below(12) {
-                    0 => CallOutcome::Refused {
+                    0 => InnerCallOutcome::Refused {
                         tool: None,
-                        code: "handle.forged".into(),
+                        code: Code::HandleForged,
                         message: "m".into(),
                     },
-                    1 => CallOutcome::Denied {
+                    1 => InnerCallOutcome::Denied {
                         tool,
-                        code: "approval.denied".into(),
+                        code: Code::ApprovalDenied,
                         message: "m".into(),
                     },
-                    2 => CallOutcome::Failed {
+                    2 => InnerCallOutcome::Failed {
                         tool,
-                        code: String::new(),
+                        code: Code::ToolFailed,
                         message: "m".into(),
                         duration_ms: 1,
                     },
-                    3 => CallOutcome::TimedOut {
+                    3 => InnerCallOutcome::TimedOut {
                         tool,
                         duration_ms: 5,
                     },
-                    4 => CallOutcome::OutputTooLarge {
+                    4 => InnerCallOutcome::OutputTooLarge {
                         tool,
                         bytes: 1 << 20,
                     },
@@ -337,7 +338,7 @@ fn run(
                         step = CodeStep::Done(r);
                         continue;
                     }
-                    _ => CallOutcome::Ok {
+                    _ => InnerCallOutcome::Ok {
                         tool,
                         output: json!({"args": call.args(), "pad": "x".repeat(rng.below(9000))}),
                         duration_ms: 1,

@@ -1,9 +1,10 @@
 //! Bounded code: the run state machine with a scripted host and a fake clock.
 
 use holaryn_core::code::{
-    compile, CallOutcome, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, PendingCall,
+    compile, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome, PendingCall,
     Program, RowStatus,
 };
+use holaryn_core::Code;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -36,8 +37,8 @@ fn program(source: &str) -> Program {
     compile(source, &CodeLimits::MAX).unwrap_or_else(|e| panic!("{source:?}: {e}"))
 }
 
-fn ok(tool: &str, output: Value, duration_ms: u64) -> CallOutcome {
-    CallOutcome::Ok {
+fn ok(tool: &str, output: Value, duration_ms: u64) -> InnerCallOutcome {
+    InnerCallOutcome::Ok {
         tool: tool.into(),
         output,
         duration_ms,
@@ -47,7 +48,7 @@ fn ok(tool: &str, output: Value, duration_ms: u64) -> CallOutcome {
 /// A scripted host: `answer(call, now)` returns the outcome and the time it arrives.
 fn drive(
     mut step: CodeStep,
-    mut answer: impl FnMut(&PendingCall) -> (CallOutcome, u64),
+    mut answer: impl FnMut(&PendingCall) -> (InnerCallOutcome, u64),
 ) -> (CodeResult, Vec<Value>) {
     let mut args = Vec::new();
     loop {
@@ -228,7 +229,11 @@ fn output_exactly_at_32_kib_passes_and_one_more_byte_fails() {
     );
     let e = r.error.expect("error");
     assert_eq!(
-        (e.code.as_str(), e.line, r.trace[0].error_code.as_deref()),
+        (
+            e.code.as_str(),
+            e.line,
+            r.trace[0].error_code.map(Code::as_str)
+        ),
         ("code.limit", Some(1), Some("code.limit"))
     );
     // Cumulative: the second call crosses the limit and is the row marked.
@@ -317,7 +322,7 @@ fn a_tool_timeout_mid_sequence_stops_the_remaining_calls() {
             _ => {
                 assert_eq!(c.time_left_ms(3), 19_997);
                 (
-                    CallOutcome::TimedOut {
+                    InnerCallOutcome::TimedOut {
                         tool: "slow".into(),
                         duration_ms: 19_997,
                     },
@@ -333,7 +338,10 @@ fn a_tool_timeout_mid_sequence_stops_the_remaining_calls() {
             vec![RowStatus::Ok, RowStatus::TimedOut]
         )
     );
-    assert_eq!(r.trace[1].error_code.as_deref(), Some("call.timed_out"));
+    assert_eq!(
+        r.trace[1].error_code.map(Code::as_str),
+        Some("call.timed_out")
+    );
     assert_eq!(
         (r.trace[1].duration_ms, r.trace[1].tool.as_deref()),
         (19_997, Some("slow"))
@@ -353,9 +361,9 @@ fn an_approval_denial_mid_sequence_leaves_a_partial_trace() {
         match c.index() {
             0 => (ok("read", json!({"t": 1}), 2), 2),
             _ => (
-                CallOutcome::Denied {
+                InnerCallOutcome::Denied {
                     tool: "delete".into(),
-                    code: "approval.denied".into(),
+                    code: Code::ApprovalDenied,
                     message: "operator said no".into(),
                 },
                 9,
@@ -382,7 +390,7 @@ fn an_approval_denial_mid_sequence_leaves_a_partial_trace() {
             s.status,
             s.calls_attempted,
             s.calls_ok,
-            s.error_code.as_deref()
+            s.error_code.map(Code::as_str)
         ),
         (CodeStatus::Denied, 2, 1, Some("approval.denied"))
     );
@@ -402,15 +410,14 @@ fn refusal_codes_map_to_rejected_or_denied() {
         ("args.invalid", CodeStatus::Rejected, RowStatus::Refused),
         ("policy.denied", CodeStatus::Denied, RowStatus::Denied),
         ("hook.vetoed", CodeStatus::Denied, RowStatus::Denied),
-        ("", CodeStatus::Rejected, RowStatus::Refused),
     ] {
         let (r, _) = drive(start(THREE, CodeLimits::defaults(), 0), |c| {
             match c.index() {
                 0 => (ok("read", json!(1), 1), 1),
                 _ => (
-                    CallOutcome::Refused {
+                    InnerCallOutcome::Refused {
                         tool: None,
-                        code: code.into(),
+                        code: Code::parse(code).expect("a code"),
                         message: "no".into(),
                     },
                     1,
@@ -422,12 +429,7 @@ fn refusal_codes_map_to_rejected_or_denied() {
             (status, vec![RowStatus::Ok, row]),
             "{code}"
         );
-        let want = if code.is_empty() {
-            "call.refused"
-        } else {
-            code
-        };
-        assert_eq!(r.trace[1].error_code.as_deref(), Some(want));
+        assert_eq!(r.trace[1].error_code.map(Code::as_str), Some(code));
         assert_eq!(r.trace[1].tool, None);
     }
 }
@@ -436,9 +438,9 @@ fn refusal_codes_map_to_rejected_or_denied() {
 fn a_forged_first_handle_is_refused_before_dispatch() {
     let (r, _) = drive(start(THREE, CodeLimits::defaults(), 0), |_| {
         (
-            CallOutcome::Refused {
+            InnerCallOutcome::Refused {
                 tool: None,
-                code: "handle.forged".into(),
+                code: Code::HandleForged,
                 message: "never issued".into(),
             },
             0,
@@ -450,7 +452,7 @@ fn a_forged_first_handle_is_refused_before_dispatch() {
     );
     assert_eq!(
         r.error.map(|e| (e.code, e.line)),
-        Some(("handle.forged".to_string(), Some(1)))
+        Some((Code::HandleForged, Some(1)))
     );
 }
 
@@ -460,9 +462,9 @@ fn a_stale_handle_after_a_registry_change_stops_the_run() {
         match c.index() {
             0 => (ok("read", json!(1), 1), 1),
             _ => (
-                CallOutcome::Refused {
+                InnerCallOutcome::Refused {
                     tool: Some("old".into()),
-                    code: "handle.stale".into(),
+                    code: Code::HandleStale,
                     message: "stale".into(),
                 },
                 2,
@@ -473,7 +475,10 @@ fn a_stale_handle_after_a_registry_change_stops_the_run() {
         (r.status, r.trace[1].tool.as_deref()),
         (CodeStatus::Rejected, Some("old"))
     );
-    assert_eq!(r.trace[1].error_code.as_deref(), Some("handle.stale"));
+    assert_eq!(
+        r.trace[1].error_code.map(Code::as_str),
+        Some("handle.stale")
+    );
 }
 
 #[test]
@@ -496,7 +501,7 @@ fn cancellation_mid_call_records_a_cancelled_row() {
     assert_eq!(
         (
             r.trace[1].duration_ms,
-            r.trace[1].error_code.as_deref(),
+            r.trace[1].error_code.map(Code::as_str),
             r.duration_ms
         ),
         (25, Some("call.cancelled"), 30)
@@ -507,7 +512,7 @@ fn cancellation_mid_call_records_a_cancelled_row() {
         panic!("call")
     };
     let CodeStep::Done(r) = first.resume(
-        CallOutcome::Cancelled {
+        InnerCallOutcome::Cancelled {
             tool: "read".into(),
             duration_ms: 4,
         },
@@ -525,9 +530,9 @@ fn cancellation_mid_call_records_a_cancelled_row() {
 fn tool_errors_fail_and_oversized_outputs_exceed_the_limit() {
     let (r, _) = drive(start(THREE, CodeLimits::defaults(), 0), |_| {
         (
-            CallOutcome::Failed {
+            InnerCallOutcome::Failed {
                 tool: "read".into(),
-                code: "call.failed".into(),
+                code: Code::ToolFailed,
                 message: "boom".into(),
                 duration_ms: 3,
             },
@@ -540,7 +545,7 @@ fn tool_errors_fail_and_oversized_outputs_exceed_the_limit() {
     );
     let (r, _) = drive(start(THREE, CodeLimits::defaults(), 0), |_| {
         (
-            CallOutcome::OutputTooLarge {
+            InnerCallOutcome::OutputTooLarge {
                 tool: "read".into(),
                 bytes: 300_000,
             },
@@ -552,7 +557,10 @@ fn tool_errors_fail_and_oversized_outputs_exceed_the_limit() {
         (CodeStatus::LimitExceeded, vec![RowStatus::OutputTooLarge])
     );
     assert_eq!((r.trace[0].output_bytes, r.output_bytes), (300_000, 0));
-    assert_eq!(r.trace[0].error_code.as_deref(), Some("output.too_large"));
+    assert_eq!(
+        r.trace[0].error_code.map(Code::as_str),
+        Some("output.too_large")
+    );
 }
 
 #[test]
@@ -640,9 +648,9 @@ fn the_summary_holds_no_handles_arguments_or_outputs() {
     let (r, _) = drive(start(src, CodeLimits::defaults(), 0), |c| match c.index() {
         0 => (ok("read", json!({"secret": "CANARYO"}), 1), 1),
         _ => (
-            CallOutcome::Failed {
+            InnerCallOutcome::Failed {
                 tool: "w".into(),
-                code: "call.failed".into(),
+                code: Code::ToolFailed,
                 message: "CANARYM".into(),
                 duration_ms: 1,
             },
@@ -653,7 +661,7 @@ fn the_summary_holds_no_handles_arguments_or_outputs() {
     assert!(!text.contains("CANARY"), "{text}");
     assert_eq!(
         serde_json::from_str::<Value>(&text).expect("json"),
-        json!({"runId": "run_1", "status": "failed", "callsAttempted": 2, "callsOk": 1, "outputBytes": 20, "durationMs": 2, "errorCode": "call.failed"})
+        json!({"runId": "run_1", "status": "failed", "callsAttempted": 2, "callsOk": 1, "outputBytes": 20, "durationMs": 2, "errorCode": "tool.failed"})
     );
 }
 

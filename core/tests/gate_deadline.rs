@@ -176,7 +176,7 @@ fn an_approval_slower_than_the_run_cuts_the_call_off_before_it_executes() {
         let rec = rt
             .activity_since(0)
             .into_iter()
-            .find(|r| r.path.as_deref() == Some("code") && r.outcome == "call.timed_out")
+            .find(|r| r.path.as_deref() == Some("code") && r.outcome.as_str() == "call.timed_out")
             .expect("inner record");
         assert_eq!(rec.kind, ActivityKind::Denial);
     }

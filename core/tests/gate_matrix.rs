@@ -406,7 +406,8 @@ fn a_deny_added_after_inspect_applies_to_the_next_direct_call() {
     let mut now = w.now;
     let d = drive(&mut w.rt, step, &Script::default(), &mut now);
     assert_eq!(
-        d.outcome.code, "policy.denied",
+        d.outcome.code.as_str(),
+        "policy.denied",
         "denying an alias denies the tool"
     );
     assert!(d.executed.is_empty());
@@ -436,6 +437,6 @@ fn registry_change_during_approval_is_refused_before_execute() {
     };
     assert_eq!(
         (o.code.as_str(), o.stage, o.executed),
-        ("handle.stale", Stage::Execute, false)
+        ("tool.changed", Stage::Execute, false)
     );
 }

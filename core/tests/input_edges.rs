@@ -147,7 +147,10 @@ fn refused_args(schema: Value, args: Value) -> (String, Vec<String>) {
         GateStep::Done(o) => {
             assert_eq!(o.status, CallStatus::Refused);
             assert!(!o.executed);
-            (o.code, o.errors.iter().map(|e| e.pointer.clone()).collect())
+            (
+                o.code.as_str().to_string(),
+                o.errors.iter().map(|e| e.pointer.clone()).collect(),
+            )
         }
         other => panic!("expected a refusal, got {other:?}"),
     }

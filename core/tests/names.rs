@@ -208,7 +208,7 @@ fn a_call_by_a_wire_name_outside_the_current_export_is_refused_not_guessed() {
             (d.outcome.status, d.outcome.stage),
             (CallStatus::Refused, Stage::Resolve)
         );
-        assert_eq!(d.outcome.code, "tool.unknown");
+        assert_eq!(d.outcome.code.as_str(), "tool.unknown");
         assert!(d.executed.is_empty());
     }
     let static_sid = session(&mut rt, false, 5);
@@ -244,7 +244,7 @@ fn a_handle_never_resolves_to_another_tool_even_under_the_same_secret() {
     let mut now = 2;
     let step = b.start_call(&sb, &ha, json!({"path": "p"}), now);
     let d = drive(&mut b, step, &Script::default(), &mut now);
-    assert_eq!(d.outcome.code, "handle.forged");
+    assert_eq!(d.outcome.code.as_str(), "handle.forged");
     assert!(d.executed.is_empty(), "tool Y never ran");
     let step = a.start_call(&sa, &ha, json!({"path": "p"}), now);
     let d = drive(&mut a, step, &Script::default(), &mut now);

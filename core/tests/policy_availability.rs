@@ -49,7 +49,7 @@ fn descriptor(name: &str) -> Arc<ToolDescriptor> {
 
 /// Shape every availability must have, whatever its state.
 fn well_formed(a: &Availability) {
-    assert!(a.code.starts_with(a.state.as_str()), "{a:?}");
+    assert!(a.code.as_str().starts_with(a.state.as_str()), "{a:?}");
     assert!(!a.reason.is_empty() && !a.next_action.is_empty(), "{a:?}");
     let policy_state = matches!(a.state, S::Hidden | S::Denied);
     assert_eq!(a.scope.is_some(), policy_state, "{a:?}");
@@ -345,4 +345,33 @@ fn every_state_in_dynamic_and_static_sessions() {
         let corp = row("corp_tool").expect("row");
         assert_eq!(corp.rule.as_deref(), Some("hidden provider: corp"));
     }
+}
+
+#[test]
+fn bounded_code_mode_off_is_a_session_option_not_provider_visibility() {
+    let mut rt = Runtime::new();
+    let sid = rt
+        .create_session(
+            SessionOptions {
+                dynamic_discovery: true,
+                bounded_code_mode: false,
+                ..SessionOptions::default()
+            },
+            &secret(41),
+            0,
+        )
+        .expect("session");
+    let code_tool = holaryn_core::builtin::code_tool_entry();
+    let session = rt.session(&sid).expect("session");
+    let a = rt.availability_of(session, &code_tool.descriptor);
+    assert_eq!(
+        (a.state, a.code.as_str(), a.scope),
+        (
+            S::Hidden,
+            "hidden.session_options",
+            Some(Scope::SessionOptions)
+        )
+    );
+    assert!(a.next_action.contains("boundedCodeMode"), "{a:?}");
+    assert!(!a.next_action.contains("provider"), "{a:?}");
 }

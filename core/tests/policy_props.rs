@@ -180,7 +180,7 @@ proptest! {
         for step in &steps {
             let after = apply(&before, step);
             for e in reg.entries() {
-                let (b, a) = (before.evaluate(&reg, &e.descriptor), after.evaluate(&reg, &e.descriptor));
+                let (b, a) = (before.evaluate(&e.descriptor), after.evaluate(&e.descriptor));
                 prop_assert!(rank(&a) <= rank(&b), "{} went from {:?} to {:?} after {:?}", e.descriptor.name, b, a, step);
             }
             before = after;
@@ -192,10 +192,10 @@ proptest! {
         let reg = registry_from(&shapes);
         let compiled = p.compile();
         for e in reg.entries() {
-            prop_assert_eq!(compiled.evaluate(&e.descriptor), p.evaluate(&reg, &e.descriptor));
+            prop_assert_eq!(compiled.evaluate(&e.descriptor), p.evaluate(&e.descriptor));
             for name in DISCOVERY_TOOLS {
                 let d = discovery(&e.descriptor, name);
-                prop_assert_eq!(p.evaluate(&reg, &d), Decision::Allowed);
+                prop_assert_eq!(p.evaluate(&d), Decision::Allowed);
                 prop_assert_eq!(compiled.evaluate(&d), Decision::Allowed);
             }
         }

@@ -46,7 +46,7 @@ fn patterns(list: &[&str]) -> Vec<Pattern> {
 fn decide(p: &Policy, name: &str) -> Decision {
     let r = registry();
     let e = r.get(name).expect("tool exists");
-    let d = p.evaluate(&r, &e.descriptor);
+    let d = p.evaluate(&e.descriptor);
     assert_eq!(CompiledPolicy::new(p).evaluate(&e.descriptor), d, "{name}");
     d
 }
@@ -86,7 +86,7 @@ fn provider_scope_hides_hidden_tools_and_hidden_providers() {
     let mut r = registry();
     r.register_values(&[hidden]).expect("register");
     let e = r.get("secret_tool").expect("tool");
-    let d = p.evaluate(&r, &e.descriptor);
+    let d = p.evaluate(&e.descriptor);
     assert_eq!(hidden_at(&d), Some(Scope::Provider));
     assert_eq!(p.compile().evaluate(&e.descriptor), d);
 }
@@ -212,7 +212,7 @@ fn discovery_tools_are_allowed_whatever_the_rules_say() {
     };
     for name in DISCOVERY_TOOLS {
         let d = discovery_descriptor(name);
-        assert_eq!(p.evaluate(&registry(), &d), Decision::Allowed, "{name}");
+        assert_eq!(p.evaluate(&d), Decision::Allowed, "{name}");
         assert_eq!(p.compile().evaluate(&d), Decision::Allowed, "{name}");
     }
     // And through a real session: only the discovery tools reach the model.

@@ -12,10 +12,10 @@
 #![no_main]
 
 use holaryn_core::code::{
-    compile, CallOutcome, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, LimitsRequest,
-    RowStatus, DENIAL_CODES, HANDLE_PREFIX,
+    compile, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome,
+    LimitsRequest, RowStatus, HANDLE_PREFIX,
 };
-use holaryn_core::ErrorCode;
+use holaryn_core::{Code, ErrorCode};
 use holaryn_fuzz::{gen, inside, Bytes};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
@@ -106,38 +106,31 @@ fn run(program: holaryn_core::code::Program, limits: CodeLimits, sites: u32, s: 
         now = now.saturating_add(advance(s));
         let tool = "t".to_string();
         let duration_ms = u64::from(s.byte());
-        let code = s.pick(&[
-            DENIAL_CODES[0],
-            DENIAL_CODES[1],
-            DENIAL_CODES[2],
-            "",
-            " ",
-            "handle.forged",
-        ]);
+        let code = s.pick(Code::ALL);
         let outcome = match s.byte() % 10 {
-            0..=3 => CallOutcome::Ok {
+            0..=3 => InnerCallOutcome::Ok {
                 tool,
                 output: output(s, pending.args()),
                 duration_ms,
             },
-            4 => CallOutcome::Refused {
+            4 => InnerCallOutcome::Refused {
                 tool: None,
-                code: code.into(),
+                code,
                 message: "no".into(),
             },
-            5 => CallOutcome::Denied {
+            5 => InnerCallOutcome::Denied {
                 tool,
-                code: code.into(),
+                code,
                 message: "no".into(),
             },
-            6 => CallOutcome::Failed {
+            6 => InnerCallOutcome::Failed {
                 tool,
-                code: code.into(),
+                code,
                 message: "boom".into(),
                 duration_ms,
             },
-            7 => CallOutcome::TimedOut { tool, duration_ms },
-            8 => CallOutcome::OutputTooLarge {
+            7 => InnerCallOutcome::TimedOut { tool, duration_ms },
+            8 => InnerCallOutcome::OutputTooLarge {
                 tool,
                 bytes: s.u64(),
             },
@@ -184,7 +177,7 @@ fn check(r: &CodeResult, limits: &CodeLimits, calls: u32, sites: u32, elapsed: u
     } else {
         assert_eq!(r.value, Value::Null);
         let e = r.error.as_ref().expect("error");
-        assert!(!e.code.trim().is_empty());
+        assert!(!e.code.as_str().is_empty());
     }
     for (i, row) in r.trace.iter().enumerate() {
         assert_eq!(row.index as usize, i);

@@ -97,7 +97,7 @@ fn evaluate_both(registry: &Registry, entries: &[&Pattern], policies: &[Policy])
         for t in &tools {
             assert_eq!(
                 compiled.evaluate(t),
-                policy.evaluate(registry, t),
+                policy.evaluate(t),
                 "the two evaluators disagree on {}",
                 t.name
             );

@@ -31,9 +31,10 @@
 //!   program completes with null.
 
 use super::limits::CodeLimits;
-use super::outcome::{json_len, CallOutcome, Classified, Stop, CANCELLED};
+use super::outcome::{json_len, Classified, InnerCallOutcome, Stop, CANCELLED};
 use super::program::Program;
 use super::result::{CodeError, CodeResult, CodeStatus, RowStatus, TraceRow};
+use crate::codes::Code;
 use serde_json::Value;
 
 /// Serialised size of `null`, what an unbound slot substitutes (impossible once checked).
@@ -156,7 +157,7 @@ impl CodeRun {
         (line, column): (u32, u32),
         now_ms: u64,
     ) -> CodeStep {
-        let err = error("code.limit", message, line, column);
+        let err = error(Code::CodeLimit, message, line, column);
         CodeStep::Done(self.finish(status, Value::Null, Some(err), now_ms))
     }
 
@@ -271,7 +272,7 @@ impl PendingCall {
     }
 
     /// Answer the call with the gate's outcome at host time `now_ms`.
-    pub fn resume(self, outcome: CallOutcome, now_ms: u64) -> CodeStep {
+    pub fn resume(self, outcome: InnerCallOutcome, now_ms: u64) -> CodeStep {
         match outcome.classify() {
             Classified::Returned(tool, output, duration_ms) => {
                 self.returned(tool, output, duration_ms, now_ms)
@@ -286,7 +287,7 @@ impl PendingCall {
             tool: None,
             row: RowStatus::Cancelled,
             run: CodeStatus::Cancelled,
-            code: "call.cancelled".into(),
+            code: Code::CallCancelled,
             message: CANCELLED.into(),
             duration_ms: now_ms.saturating_sub(self.started_ms),
             bytes: 0,
@@ -297,8 +298,8 @@ impl PendingCall {
     /// Record the call's row and end the run.
     fn stop(self, stop: Stop, now_ms: u64) -> CodeResult {
         let mut row = self.row(stop.tool, stop.row, stop.duration_ms, stop.bytes);
-        row.error_code = Some(stop.code.clone());
-        let err = error(&stop.code, stop.message, self.line, self.column);
+        row.error_code = Some(stop.code);
+        let err = error(stop.code, stop.message, self.line, self.column);
         let mut run = *self.run;
         run.trace.push(row);
         run.finish(stop.run, Value::Null, Some(err), now_ms)
@@ -312,7 +313,7 @@ impl PendingCall {
         let (line, column) = (self.line, self.column);
         let mut run = *self.run;
         if now_ms > run.deadline_ms {
-            let err = error("code.limit", run.time_message(now_ms), line, column);
+            let err = error(Code::CodeLimit, run.time_message(now_ms), line, column);
             run.trace.push(row);
             return CodeStep::Done(run.finish(
                 CodeStatus::TimedOut,
@@ -329,9 +330,9 @@ impl PendingCall {
                     run.limits.max_output_bytes
                 );
                 row.status = RowStatus::LimitExceeded;
-                row.error_code = Some("code.limit".into());
+                row.error_code = Some(Code::CodeLimit);
                 run.trace.push(row);
-                let err = error("code.limit", msg, line, column);
+                let err = error(Code::CodeLimit, msg, line, column);
                 return CodeStep::Done(run.finish(
                     CodeStatus::LimitExceeded,
                     Value::Null,
@@ -360,9 +361,9 @@ impl PendingCall {
     }
 }
 
-fn error(code: &str, message: String, line: u32, column: u32) -> CodeError {
+fn error(code: Code, message: String, line: u32, column: u32) -> CodeError {
     CodeError {
-        code: code.to_string(),
+        code,
         message,
         line: Some(line),
         column: Some(column),

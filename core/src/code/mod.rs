@@ -70,7 +70,7 @@ pub mod result;
 
 pub use limits::{CodeLimits, LimitsRequest};
 pub use machine::{CodeRun, CodeStep, PendingCall};
-pub use outcome::{json_len, CallOutcome, DENIAL_CODES};
+pub use outcome::{json_len, InnerCallOutcome};
 pub use parse::{compile, HANDLE_PREFIX, TOKENS_PER_NODE};
 pub use program::{Program, Statement, Template};
 pub use result::{CodeError, CodeResult, CodeStatus, CodeSummary, RowStatus, TraceRow};

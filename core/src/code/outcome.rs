@@ -12,15 +12,16 @@
 //! | `Cancelled` (or [`crate::code::PendingCall::cancel`]) | `cancelled`       | `cancelled`      | `call.cancelled`     |
 //! | `OutputTooLarge`                                     | `output_too_large` | `limit_exceeded` | `output.too_large`   |
 //!
-//! A blank gate code is replaced by `call.refused`, `call.denied` or
-//! `call.failed`, so a row's code is never empty.
+//! Denial codes are those for which [`Code::is_denial`] is true.
 
 use super::result::{CodeStatus, RowStatus};
+use crate::codes::Code;
 use serde_json::Value;
 
-/// What the host says about one yielded call.
+/// What the host (the gate) says about one call the interpreter yielded.
+/// Not the gate's own [`crate::gate::CallOutcome`]: this is its summary for the run.
 #[derive(Debug, Clone, PartialEq)]
-pub enum CallOutcome {
+pub enum InnerCallOutcome {
     /// The tool returned `output` after `duration_ms`.
     Ok {
         /// Canonical tool name.
@@ -35,7 +36,7 @@ pub enum CallOutcome {
         /// Canonical tool name, when the handle resolved.
         tool: Option<String>,
         /// Stable gate code, e.g. `handle.forged`.
-        code: String,
+        code: Code,
         /// Gate message.
         message: String,
     },
@@ -44,7 +45,7 @@ pub enum CallOutcome {
         /// Canonical tool name.
         tool: String,
         /// Stable gate code, e.g. `approval.denied`.
-        code: String,
+        code: Code,
         /// Gate message.
         message: String,
     },
@@ -52,8 +53,8 @@ pub enum CallOutcome {
     Failed {
         /// Canonical tool name.
         tool: String,
-        /// Stable gate code, e.g. `call.failed`.
-        code: String,
+        /// Stable gate code, e.g. `tool.failed`.
+        code: Code,
         /// Gate message.
         message: String,
         /// Execution time in ms.
@@ -88,15 +89,12 @@ pub enum CallOutcome {
     },
 }
 
-/// Refusal codes that mean "denied" rather than "rejected".
-pub const DENIAL_CODES: [&str; 3] = ["policy.denied", "approval.denied", "hook.vetoed"];
-
 /// A non-`Ok` outcome, classified: what the row and the run record.
 pub(crate) struct Stop {
     pub(crate) tool: Option<String>,
     pub(crate) row: RowStatus,
     pub(crate) run: CodeStatus,
-    pub(crate) code: String,
+    pub(crate) code: Code,
     pub(crate) message: String,
     pub(crate) duration_ms: u64,
     pub(crate) bytes: u64,
@@ -110,39 +108,39 @@ pub(crate) enum Classified {
     Stopped(Stop),
 }
 
-impl CallOutcome {
+impl InnerCallOutcome {
     /// Classify this outcome by the table in the module docs.
     pub(crate) fn classify(self) -> Classified {
-        let stop = |tool, row, run, code: &str, message, duration_ms, bytes| {
+        let stop = |tool, row, run, code, message, duration_ms, bytes| {
             Classified::Stopped(Stop {
                 tool,
                 row,
                 run,
-                code: code.to_string(),
+                code,
                 message,
                 duration_ms,
                 bytes,
             })
         };
         match self {
-            CallOutcome::Ok {
+            InnerCallOutcome::Ok {
                 tool,
                 output,
                 duration_ms,
             } => Classified::Returned(tool, output, duration_ms),
-            CallOutcome::Refused {
+            InnerCallOutcome::Refused {
                 tool,
                 code,
                 message,
             } => {
-                let (row, run) = if DENIAL_CODES.contains(&code.as_str()) {
+                let (row, run) = if code.is_denial() {
                     (RowStatus::Denied, CodeStatus::Denied)
                 } else {
                     (RowStatus::Refused, CodeStatus::Rejected)
                 };
-                stop(tool, row, run, or(&code, "call.refused"), message, 0, 0)
+                stop(tool, row, run, code, message, 0, 0)
             }
-            CallOutcome::Denied {
+            InnerCallOutcome::Denied {
                 tool,
                 code,
                 message,
@@ -150,12 +148,12 @@ impl CallOutcome {
                 Some(tool),
                 RowStatus::Denied,
                 CodeStatus::Denied,
-                or(&code, "call.denied"),
+                code,
                 message,
                 0,
                 0,
             ),
-            CallOutcome::Failed {
+            InnerCallOutcome::Failed {
                 tool,
                 code,
                 message,
@@ -164,43 +162,43 @@ impl CallOutcome {
                 Some(tool),
                 RowStatus::Failed,
                 CodeStatus::Failed,
-                or(&code, "call.failed"),
+                code,
                 message,
                 duration_ms,
                 0,
             ),
-            CallOutcome::TimedOut { tool, duration_ms } => stop(
+            InnerCallOutcome::TimedOut { tool, duration_ms } => stop(
                 Some(tool),
                 RowStatus::TimedOut,
                 CodeStatus::TimedOut,
-                "call.timed_out",
+                Code::CallTimedOut,
                 "the tool timed out and was aborted; remaining calls did not start".into(),
                 duration_ms,
                 0,
             ),
-            CallOutcome::CutOff { tool } => stop(
+            InnerCallOutcome::CutOff { tool } => stop(
                 Some(tool),
                 RowStatus::TimedOut,
                 CodeStatus::TimedOut,
-                "call.timed_out",
+                Code::CallTimedOut,
                 "the run's deadline came before the call executed: it was cut off and never ran; remaining calls did not start".into(),
                 0,
                 0,
             ),
-            CallOutcome::Cancelled { tool, duration_ms } => stop(
+            InnerCallOutcome::Cancelled { tool, duration_ms } => stop(
                 Some(tool),
                 RowStatus::Cancelled,
                 CodeStatus::Cancelled,
-                "call.cancelled",
+                Code::CallCancelled,
                 CANCELLED.into(),
                 duration_ms,
                 0,
             ),
-            CallOutcome::OutputTooLarge { tool, bytes } => stop(
+            InnerCallOutcome::OutputTooLarge { tool, bytes } => stop(
                 Some(tool),
                 RowStatus::OutputTooLarge,
                 CodeStatus::LimitExceeded,
-                "output.too_large",
+                Code::OutputTooLarge,
                 format!("output: the tool returned {bytes} bytes, over the gate's cap"),
                 0,
                 bytes,
@@ -211,15 +209,6 @@ impl CallOutcome {
 
 /// The message of a cancelled run.
 pub(crate) const CANCELLED: &str = "the host cancelled the run";
-
-/// The host's code, or `fallback` when it is blank (codes are never empty).
-fn or<'a>(code: &'a str, fallback: &'a str) -> &'a str {
-    if code.trim().is_empty() {
-        fallback
-    } else {
-        code
-    }
-}
 
 /// Bytes of `value` as compact serialised JSON, without building the string.
 pub fn json_len(value: &Value) -> u64 {

@@ -6,6 +6,7 @@
 //! arguments, outputs or messages.
 
 use super::limits::CodeLimits;
+use crate::codes::Code;
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -43,6 +44,19 @@ impl CodeStatus {
             CodeStatus::Cancelled => "cancelled",
             CodeStatus::TimedOut => "timed_out",
             CodeStatus::LimitExceeded => "limit_exceeded",
+        }
+    }
+
+    /// The run summary's code, `code.<status>` (e.g. `code.timed_out`).
+    pub fn code(self) -> Code {
+        match self {
+            CodeStatus::Completed => Code::CodeCompleted,
+            CodeStatus::Rejected => Code::CodeRejected,
+            CodeStatus::Denied => Code::CodeDenied,
+            CodeStatus::Failed => Code::CodeFailed,
+            CodeStatus::Cancelled => Code::CodeCancelled,
+            CodeStatus::TimedOut => Code::CodeTimedOut,
+            CodeStatus::LimitExceeded => Code::CodeLimitExceeded,
         }
     }
 }
@@ -91,7 +105,7 @@ pub struct TraceRow {
     /// Bytes of the tool's serialised JSON output (0 when none).
     pub output_bytes: u64,
     /// Stable error code, null when `ok`.
-    pub error_code: Option<String>,
+    pub error_code: Option<Code>,
 }
 
 /// Why a run did not complete.
@@ -99,7 +113,7 @@ pub struct TraceRow {
 #[serde(rename_all = "camelCase")]
 pub struct CodeError {
     /// Stable code (`code.syntax`, `code.forbidden`, `code.limit`, or the inner call's code).
-    pub code: String,
+    pub code: Code,
     /// Human message naming the construct or limit.
     pub message: String,
     /// 1-based line, when known.
@@ -116,7 +130,7 @@ pub struct CodeError {
 impl From<&Error> for CodeError {
     fn from(err: &Error) -> Self {
         CodeError {
-            code: err.code.as_str().to_string(),
+            code: err.code,
             message: err.message.clone(),
             line: err.line,
             column: err.column,
@@ -167,7 +181,7 @@ pub struct CodeSummary {
     /// Host time of the run, in ms.
     pub duration_ms: u64,
     /// The run's stable error code, unless completed.
-    pub error_code: Option<String>,
+    pub error_code: Option<Code>,
 }
 
 impl CodeResult {
@@ -200,7 +214,7 @@ impl CodeResult {
             calls_ok: u32::try_from(ok).unwrap_or(u32::MAX),
             output_bytes: self.output_bytes,
             duration_ms: self.duration_ms,
-            error_code: self.error.as_ref().map(|e| e.code.clone()),
+            error_code: self.error.as_ref().map(|e| e.code),
         }
     }
 }

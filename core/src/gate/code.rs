@@ -11,7 +11,8 @@
 use super::outcome::{CallOutcome, CallStatus, Stage};
 use super::steps::{Attached, CallState, GateStep};
 use crate::activity::{ActivityKind, ActivityRecord};
-use crate::code::{self, CodeResult, CodeRun, CodeStatus, CodeStep, PendingCall};
+use crate::code::{self, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome, PendingCall};
+use crate::codes::Code;
 use crate::runtime::Runtime;
 use serde_json::Value;
 
@@ -30,7 +31,7 @@ impl Runtime {
                 self,
                 CallStatus::Refused,
                 Stage::Execute,
-                "session.unknown",
+                Code::SessionUnknown,
                 "session closed",
                 now_ms,
             ));
@@ -109,7 +110,7 @@ impl Runtime {
             ..ActivityRecord::new(
                 ActivityKind::CodeSummary,
                 &outer.version,
-                &format!("code.{}", summary.status.as_str()),
+                summary.status.code(),
                 "bounded-code run finished",
             )
         }
@@ -127,17 +128,17 @@ impl Runtime {
         let (call_status, code, msg) = match status {
             CodeStatus::Completed => (
                 CallStatus::Ok,
-                "ok".to_string(),
+                Code::Ok,
                 "the program completed".to_string(),
             ),
             CodeStatus::Cancelled => (
                 CallStatus::Cancelled,
-                "call.cancelled".into(),
+                Code::CallCancelled,
                 "the host cancelled the program".into(),
             ),
             other => (
                 CallStatus::Failed,
-                format!("code.{}", other.as_str()),
+                other.code(),
                 format!("the program ended: {}", other.as_str()),
             ),
         };
@@ -147,50 +148,50 @@ impl Runtime {
         } else {
             Stage::Execute
         };
-        outer.finish(self, call_status, stage, &code, &msg, now_ms)
+        outer.finish(self, call_status, stage, code, &msg, now_ms)
     }
 }
 
 /// Map a gate outcome to what the interpreter needs.
-fn to_code_outcome(o: &CallOutcome) -> code::CallOutcome {
+fn to_code_outcome(o: &CallOutcome) -> InnerCallOutcome {
     let tool = o.tool.clone().unwrap_or_default();
     match o.status {
-        CallStatus::Ok => code::CallOutcome::Ok {
+        CallStatus::Ok => InnerCallOutcome::Ok {
             tool,
             output: o.output.clone().unwrap_or(Value::Null),
             duration_ms: o.duration_ms,
         },
-        CallStatus::Refused if o.code == "policy.denied" => code::CallOutcome::Denied {
+        CallStatus::Refused if o.code.is_denial() => InnerCallOutcome::Denied {
             tool,
-            code: o.code.clone(),
+            code: o.code,
             message: o.message.clone(),
         },
-        CallStatus::Refused => code::CallOutcome::Refused {
+        CallStatus::Refused => InnerCallOutcome::Refused {
             tool: o.tool.clone(),
-            code: o.code.clone(),
+            code: o.code,
             message: o.message.clone(),
         },
-        CallStatus::Vetoed | CallStatus::ApprovalDenied => code::CallOutcome::Denied {
+        CallStatus::Vetoed | CallStatus::ApprovalDenied => InnerCallOutcome::Denied {
             tool,
-            code: o.code.clone(),
+            code: o.code,
             message: o.message.clone(),
         },
-        CallStatus::TimedOut if !o.executed => code::CallOutcome::CutOff { tool },
-        CallStatus::TimedOut => code::CallOutcome::TimedOut {
+        CallStatus::TimedOut if !o.executed => InnerCallOutcome::CutOff { tool },
+        CallStatus::TimedOut => InnerCallOutcome::TimedOut {
             tool,
             duration_ms: o.duration_ms,
         },
-        CallStatus::Cancelled => code::CallOutcome::Cancelled {
+        CallStatus::Cancelled => InnerCallOutcome::Cancelled {
             tool,
             duration_ms: o.duration_ms,
         },
-        CallStatus::OutputTooLarge => code::CallOutcome::OutputTooLarge {
+        CallStatus::OutputTooLarge => InnerCallOutcome::OutputTooLarge {
             tool,
             bytes: o.output_bytes,
         },
-        CallStatus::Failed | CallStatus::Blocked => code::CallOutcome::Failed {
+        CallStatus::Failed | CallStatus::Blocked => InnerCallOutcome::Failed {
             tool,
-            code: o.code.clone(),
+            code: o.code,
             message: o.message.clone(),
             duration_ms: o.duration_ms,
         },

@@ -15,7 +15,7 @@ mod code;
 mod outcome;
 mod steps;
 
-pub use outcome::{reason_for, ArgError, CallOutcome, CallPath, CallStatus, Stage};
+pub use outcome::{ArgError, CallOutcome, CallPath, CallStatus, Stage};
 pub use steps::{
     ApprovalAnswer, ApprovalRequest, CallState, ExecAnswer, ExecuteRequest, GateStep, HookAnswer,
     HookPhase, HookRequest, ScreenAnswer, ScreenRequest,
@@ -23,6 +23,7 @@ pub use steps::{
 
 use crate::availability::AvailabilityState;
 use crate::builtin::is_discovery_tool;
+use crate::codes::Code;
 use crate::descriptor::ToolRole;
 use crate::error::Error;
 use crate::inspect::Resolved;
@@ -41,7 +42,7 @@ impl Runtime {
     pub fn refuse_call(&mut self, sid: &str, e: &Error, args: Value, now_ms: u64) -> GateStep {
         let Some(session) = self.sessions.get_mut(sid) else {
             let e = crate::runtime::unknown_session(sid);
-            return GateStep::Done(steps::bare_refusal(sid, &e, now_ms));
+            return GateStep::Done(steps::bare_refusal(sid, &e));
         };
         let call_id = session.next_id("call");
         CallState::new(sid, call_id, args, false, now_ms).refuse_error(
@@ -65,7 +66,7 @@ impl Runtime {
             Some(s) => s.next_id("call"),
             None => {
                 let e = crate::runtime::unknown_session(sid);
-                return GateStep::Done(steps::bare_refusal(sid, &e, now_ms));
+                return GateStep::Done(steps::bare_refusal(sid, &e));
             }
         };
         let mut st = CallState::new(sid, call_id, args, from_code, now_ms);
@@ -95,7 +96,7 @@ impl Runtime {
             return st.refuse(
                 self,
                 Stage::Resolve,
-                "tool.unknown",
+                Code::ToolUnknown,
                 "session closed",
                 now_ms,
             );
@@ -106,7 +107,7 @@ impl Runtime {
             return st.refuse(
                 self,
                 Stage::Governance,
-                "code.nesting",
+                Code::CodeNesting,
                 "bounded code may not call code mode, discovery tools, delegation or script bridges (nesting depth one)",
                 now_ms,
             );
@@ -120,7 +121,7 @@ impl Runtime {
                 return st.refuse(
                     self,
                     Stage::Governance,
-                    "policy.denied",
+                    Code::PolicyDenied,
                     &avail.reason,
                     now_ms,
                 );
@@ -130,7 +131,7 @@ impl Runtime {
                 return st.refuse(
                     self,
                     Stage::Governance,
-                    "tool.catalog_only",
+                    Code::ToolCatalogOnly,
                     &avail.reason,
                     now_ms,
                 );
@@ -140,7 +141,7 @@ impl Runtime {
                 return st.refuse(
                     self,
                     Stage::Governance,
-                    "provider.unavailable",
+                    Code::ProviderUnavailable,
                     &avail.reason,
                     now_ms,
                 );
@@ -149,7 +150,7 @@ impl Runtime {
                 return st.refuse(
                     self,
                     Stage::Resolve,
-                    "tool.unknown",
+                    Code::ToolUnknown,
                     "no tool by that name",
                     now_ms,
                 );
@@ -162,7 +163,7 @@ impl Runtime {
             return st.refuse(
                 self,
                 Stage::Schema,
-                "schema.not_loaded",
+                Code::SchemaNotLoaded,
                 "the tool's schema is not loaded in this session; inspect it first",
                 now_ms,
             );
@@ -181,7 +182,7 @@ impl Runtime {
                 return st.refuse(
                     self,
                     Stage::Validation,
-                    "descriptor.invalid_schema",
+                    Code::DescriptorInvalidSchema,
                     "the tool's input schema cannot be compiled",
                     now_ms,
                 );
@@ -212,7 +213,7 @@ impl Runtime {
             return st.refuse(
                 self,
                 Stage::Validation,
-                "args.invalid",
+                Code::ArgsInvalid,
                 "the arguments do not match the tool's input schema",
                 now_ms,
             );
@@ -235,24 +236,40 @@ impl Runtime {
     }
 
     /// Re-resolve right before execution: the session and the tool must be
-    /// exactly as they were when the call started.
+    /// exactly as they were when the call started. A handle that no longer
+    /// holds is `handle.stale`; a call by name or alias whose
+    /// tool went away is `tool.unknown`, and one whose tool or session
+    /// changed is `tool.changed`.
     pub(crate) fn recheck(&self, st: &CallState) -> Result<(), Error> {
-        let stale = || {
-            Error::new(
-                crate::error::ErrorCode::HandleStale,
-                "the registry changed while the call was pending",
-            )
-            .with_next_action("inspect the tool again and retry")
+        // Bounded code calls by handle only.
+        let by_handle = matches!(st.path, CallPath::Handle | CallPath::Code);
+        let changed = || {
+            let code = if by_handle {
+                Code::HandleStale
+            } else {
+                Code::ToolChanged
+            };
+            Error::new(code, "the registry changed while the call was pending")
+                .with_next_action("inspect the tool again and retry")
         };
         let session = self
             .sessions
             .get(&st.session)
             .ok_or_else(|| crate::runtime::unknown_session(&st.session))?;
-        let tool = st.tool.as_ref().ok_or_else(stale)?;
-        let current = self.lookup(&tool.descriptor.name).ok_or_else(stale)?;
+        let tool = st.tool.as_ref().ok_or_else(changed)?;
+        let Some(current) = self.lookup(&tool.descriptor.name) else {
+            if by_handle {
+                return Err(changed());
+            }
+            return Err(Error::new(
+                Code::ToolUnknown,
+                "the tool was removed while the call was pending",
+            )
+            .with_next_action("call tool_search to find another tool"));
+        };
         if session.version() != st.version || current.descriptor.version != tool.descriptor.version
         {
-            return Err(stale());
+            return Err(changed());
         }
         Ok(())
     }

@@ -1,5 +1,6 @@
 //! Call outcomes: what the gate says happened, with stable codes.
 
+use crate::codes::Code;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -121,7 +122,7 @@ pub struct CallOutcome {
     /// Final status.
     pub status: CallStatus,
     /// Stable code (`ok`, `policy.denied`, `handle.stale`, `args.invalid`, …).
-    pub code: String,
+    pub code: Code,
     /// Human message for the model or operator.
     pub message: String,
     /// The stage it stopped at.
@@ -152,29 +153,4 @@ pub struct CallOutcome {
     pub rule: Option<String>,
     /// True when the host's execute callback was reached.
     pub executed: bool,
-}
-
-/// The fixed, content-free reason text recorded for an outcome code.
-pub fn reason_for(code: &str) -> &'static str {
-    match code {
-        "ok" => "the call completed",
-        "tool.unknown" => "no tool by that name in the current registry",
-        "handle.forged" => "the handle was not issued by this session",
-        "handle.stale" => "the handle predates the current registry version",
-        "policy.denied" => "denied by policy",
-        "tool.catalog_only" => "catalog-only entries are used through their own surface",
-        "provider.unavailable" => "the provider is disconnected or needs authentication",
-        "schema.not_loaded" => "the tool's schema is not loaded in this session",
-        "args.invalid" => "the arguments do not match the tool's input schema",
-        "code.nesting" => "bounded code may not call discovery, code or bridge tools",
-        "hook.vetoed" => "a lifecycle hook vetoed the call",
-        "approval.denied" => "the host denied approval",
-        "registry.changed" => "the registry changed before execution",
-        "call.timed_out" => "the call passed its timeout",
-        "call.cancelled" => "the host cancelled the call",
-        "tool.failed" => "the tool reported an error",
-        "output.too_large" => "the output exceeded the size cap",
-        "output.blocked" => "output screening blocked the output",
-        _ => "the call ended",
-    }
 }

@@ -1,8 +1,9 @@
 //! The gate's suspensions: one struct per reason, each resumed once.
 
 use super::code::CodeCtx;
-use super::outcome::{reason_for, ArgError, CallOutcome, CallPath, CallStatus, Stage};
+use super::outcome::{ArgError, CallOutcome, CallPath, CallStatus, Stage};
 use crate::activity::{ActivityKind, ActivityRecord};
+use crate::codes::Code;
 use crate::descriptor::ToolRole;
 use crate::error::Error;
 use crate::registry::Entry;
@@ -211,7 +212,7 @@ impl CallState {
             rt,
             CallStatus::TimedOut,
             stage,
-            "call.timed_out",
+            Code::CallTimedOut,
             &msg,
             now_ms,
         )
@@ -239,14 +240,14 @@ impl CallState {
     ) -> GateStep {
         let mut st = self;
         st.next_action = e.next_action.clone();
-        st.refuse(rt, stage, e.code.as_str(), &e.message, now_ms)
+        st.refuse(rt, stage, e.code, &e.message, now_ms)
     }
 
     pub(crate) fn refuse(
         self,
         rt: &mut Runtime,
         stage: Stage,
-        code: &str,
+        code: Code,
         message: &str,
         now_ms: u64,
     ) -> GateStep {
@@ -260,7 +261,7 @@ impl CallState {
         rt: &mut Runtime,
         status: CallStatus,
         stage: Stage,
-        code: &str,
+        code: Code,
         message: &str,
         now_ms: u64,
     ) -> GateStep {
@@ -278,7 +279,7 @@ impl CallState {
         rt: &mut Runtime,
         status: CallStatus,
         stage: Stage,
-        code: &str,
+        code: Code,
         message: &str,
         now_ms: u64,
     ) -> CallOutcome {
@@ -302,7 +303,7 @@ impl CallState {
             bytes: Some(self.output_bytes),
             scope: self.scope.clone(),
             rule: self.rule.clone(),
-            ..ActivityRecord::new(kind, &version, code, reason_for(code))
+            ..ActivityRecord::new(kind, &version, code, code.reason())
         }
         .session(&self.session);
         if let Some(t) = &self.tool {
@@ -312,7 +313,7 @@ impl CallState {
         CallOutcome {
             call_id: self.call_id,
             status,
-            code: code.to_string(),
+            code,
             message: message.to_string(),
             stage,
             tool: self.tool.as_ref().map(|t| t.descriptor.name.clone()),
@@ -342,7 +343,7 @@ impl CallState {
             rt,
             CallStatus::Cancelled,
             stage,
-            "call.cancelled",
+            Code::CallCancelled,
             "the host cancelled the call",
             now_ms,
         );
@@ -391,11 +392,11 @@ impl CallState {
 }
 
 /// A refusal outcome for a call that has no session.
-pub(crate) fn bare_refusal(sid: &str, e: &Error, _now_ms: u64) -> CallOutcome {
+pub(crate) fn bare_refusal(sid: &str, e: &Error) -> CallOutcome {
     CallOutcome {
         call_id: String::new(),
         status: CallStatus::Refused,
-        code: e.code.as_str().to_string(),
+        code: e.code,
         message: format!("no session `{sid}`"),
         stage: Stage::Resolve,
         tool: None,
@@ -470,8 +471,14 @@ impl HookRequest {
                 } else {
                     reason
                 };
-                self.st
-                    .done(rt, CallStatus::Vetoed, stage, "hook.vetoed", &msg, now_ms)
+                self.st.done(
+                    rt,
+                    CallStatus::Vetoed,
+                    stage,
+                    Code::HookVetoed,
+                    &msg,
+                    now_ms,
+                )
             }
             (HookAnswer::Continue, HookPhase::Before) => self.st.after_before_hook(rt, now_ms),
             (HookAnswer::Continue, HookPhase::After) => screen_or_finish(self.st, rt, now_ms),
@@ -533,7 +540,7 @@ impl ApprovalRequest {
                     rt,
                     CallStatus::ApprovalDenied,
                     Stage::Approval,
-                    "approval.denied",
+                    Code::ApprovalDenied,
                     &msg,
                     now_ms,
                 )
@@ -595,7 +602,7 @@ impl ExecuteRequest {
                     rt,
                     CallStatus::Failed,
                     Stage::Execute,
-                    "tool.failed",
+                    Code::ToolFailed,
                     &msg,
                     now_ms,
                 )
@@ -627,7 +634,7 @@ fn screen_or_finish(mut st: CallState, rt: &mut Runtime, now_ms: u64) -> GateSte
             rt,
             CallStatus::OutputTooLarge,
             Stage::Screen,
-            "output.too_large",
+            Code::OutputTooLarge,
             &msg,
             now_ms,
         );
@@ -701,7 +708,7 @@ impl ScreenRequest {
                     rt,
                     CallStatus::Blocked,
                     Stage::Screen,
-                    "output.blocked",
+                    Code::OutputBlocked,
                     &msg,
                     now_ms,
                 );
@@ -711,7 +718,7 @@ impl ScreenRequest {
             rt,
             CallStatus::Ok,
             Stage::Done,
-            "ok",
+            Code::Ok,
             "the call completed",
             now_ms,
         )

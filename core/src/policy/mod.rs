@@ -31,8 +31,7 @@
 //! resolving entries through the registry at compile time, which is
 //! equivalent (an alias belongs to exactly one tool) and means a compiled
 //! policy never goes stale when the catalog changes; recompile only when the
-//! rules change. The `registry` argument of `evaluate` is kept for callers
-//! and future registry-aware rules.
+//! rules change.
 
 mod compiled;
 pub mod pattern;
@@ -46,7 +45,6 @@ pub use warnings::PolicyWarning;
 
 use crate::descriptor::{ToolDescriptor, Visibility};
 use crate::hash::json_digest;
-use crate::registry::Registry;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -62,6 +60,9 @@ pub fn is_discovery_tool(name: &str) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
+    /// The session's options switch a runtime tool off (bounded code mode is
+    /// off); not a policy rule, decided before every scope.
+    SessionOptions,
     /// Provider or tool visibility.
     Provider,
     /// The agent profile's `allowed_tools`.
@@ -73,9 +74,10 @@ pub enum Scope {
 }
 
 impl Scope {
-    /// Wire name (`provider`, `profile`, `session`, `project`).
+    /// Wire name (`session_options`, `provider`, `profile`, `session`, `project`).
     pub fn as_str(self) -> &'static str {
         match self {
+            Scope::SessionOptions => "session_options",
             Scope::Provider => "provider",
             Scope::Profile => "profile",
             Scope::Session => "session",
@@ -238,7 +240,7 @@ impl Policy {
     }
 
     /// Decide for one tool, scope by scope; the first scope that narrows wins.
-    pub fn evaluate(&self, _registry: &Registry, tool: &ToolDescriptor) -> Decision {
+    pub fn evaluate(&self, tool: &ToolDescriptor) -> Decision {
         decide(
             tool,
             self.hidden_providers.contains(&tool.provider.id),
