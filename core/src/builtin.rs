@@ -6,6 +6,7 @@
 //! `holaryn`) that is discoverable only when bounded code mode is on, and is
 //! loaded like any tool, through `tool_inspect`.
 
+use crate::code::CodeLimits;
 use crate::descriptor::{
     Annotations, ApprovalMode, Invokability, Provider, Source, ToolDescriptor, ToolRole, Trust,
     Visibility,
@@ -55,28 +56,11 @@ pub fn footprint_of(name: &str, description: &str, input_schema: &Value) -> u64 
         description: &'a str,
         input_schema: &'a Value,
     }
-    /// A writer that only counts bytes.
-    struct Count(u64);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len() as u64;
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut n = Count(0);
-    let view = View {
+    crate::json_size::json_len(&View {
         name,
         description,
         input_schema,
-    };
-    // Serialising a `Value` into a writer that never fails cannot fail.
-    match serde_json::to_writer(&mut n, &view) {
-        Ok(()) => n.0,
-        Err(_) => 0,
-    }
+    })
 }
 
 const STATES: [&str; 7] = [
@@ -148,19 +132,23 @@ pub fn discovery_tools() -> Vec<ModelTool> {
     ]
 }
 
+/// The discovery tools: not registry tools, always allowed, never removed.
+pub const DISCOVERY_TOOLS: [&str; 3] = [TOOL_SEARCH, TOOL_LIST, TOOL_INSPECT];
+
 /// True for the names of the three discovery tools.
 pub fn is_discovery_tool(name: &str) -> bool {
-    matches!(name, TOOL_SEARCH | TOOL_LIST | TOOL_INSPECT)
+    DISCOVERY_TOOLS.contains(&name)
 }
 
 /// The `run_tool_code` catalog entry.
 pub fn code_tool_entry() -> Entry {
+    let max = CodeLimits::MAX;
     let input_schema = json!({
         "type": "object",
         "properties": {
             "code": {
                 "type": "string",
-                "description": "A short program: lines `name = call(\"toolh_…\", {...})` or `call(\"toolh_…\", {...})`, using handles from tool_inspect. Literals and earlier names only; at most 16 KiB."
+                "description": format!("A short program: lines `name = call(\"toolh_…\", {{...}})` or `call(\"toolh_…\", {{...}})`, using handles from tool_inspect. Literals and earlier names only; at most {} KiB.", max.max_source_bytes / 1024)
             }
         },
         "required": ["code"],
@@ -170,7 +158,12 @@ pub fn code_tool_entry() -> Entry {
         name: RUN_TOOL_CODE.into(),
         local_name: RUN_TOOL_CODE.into(),
         title: "Run tool code".into(),
-        description: "Run a short program that makes several already-inspected tool calls in one turn (bounded code mode: sequential calls only, at most 16 calls, 30 s, 64 KiB of output). Returns a JSON trace.".into(),
+        description: format!(
+            "Run a short program that makes several already-inspected tool calls in one turn (bounded code mode: sequential calls only, at most {} calls, {} s, {} KiB of output). Returns a JSON trace.",
+            max.max_calls,
+            max.timeout_ms / 1000,
+            max.max_output_bytes / 1024
+        ),
         aliases: Vec::new(),
         source: Source::Native,
         provider: Provider {
@@ -189,7 +182,7 @@ pub fn code_tool_entry() -> Entry {
         visibility: Visibility::ModelVisible,
         invokability: Invokability::Callable,
         approval: ApprovalMode::Never,
-        timeout_ms: Some(30_000),
+        timeout_ms: Some(max.timeout_ms),
         role: ToolRole::CodeMode,
         usage: None,
         schema_missing: false,
@@ -207,6 +200,18 @@ pub fn code_tool_entry() -> Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_code_tool_states_the_limits_of_code_limits_max() {
+        let d = code_tool_entry().descriptor;
+        assert!(
+            d.description
+                .contains("at most 16 calls, 30 s, 64 KiB of output"),
+            "{}",
+            d.description
+        );
+        assert_eq!(d.timeout_ms, Some(CodeLimits::MAX.timeout_ms));
+    }
 
     #[test]
     fn footprint_counts_the_same_bytes_as_the_json_it_stands_for() {

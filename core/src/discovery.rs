@@ -255,7 +255,7 @@ fn bounded(value: Option<i64>, default: usize, max: usize, field: &str) -> Resul
 
 /// A validated `tool_search` input and its result limit.
 pub(crate) fn search_input(input: &Value) -> Result<(SearchInput, usize)> {
-    let input: SearchInput = parse_input("tool_search", input)?;
+    let input: SearchInput = parse_input(crate::builtin::TOOL_SEARCH, input)?;
     check_query(&input.query, "query")?;
     let alternatives = input.alternatives.as_deref().unwrap_or_default();
     if alternatives.len() > MAX_ALTERNATIVES {
@@ -424,7 +424,7 @@ impl Runtime {
 
     /// `tool_list`: a bounded, stable, filtered page.
     pub fn tool_list(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<ListOutput> {
-        let input: ListInput = parse_input("tool_list", input)?;
+        let input: ListInput = parse_input(crate::builtin::TOOL_LIST, input)?;
         let limit = bounded(input.limit, LIST_DEFAULT, LIST_MAX, "limit")?;
         let after = match &input.cursor {
             None => None,

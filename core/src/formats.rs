@@ -205,7 +205,7 @@ pub fn export(tools: &[ModelTool], format: Format, registry: &Registry) -> Expor
             v
         })
         .collect();
-    let bytes = Value::Array(out.clone()).to_string().len() as u64;
+    let bytes = crate::json_size::json_len(&out);
     Export {
         format,
         tools: out,

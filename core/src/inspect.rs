@@ -89,7 +89,8 @@ impl Runtime {
 
     /// `tool_inspect`: one exact name, alias or handle.
     pub fn tool_inspect(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<InspectOutput> {
-        let input: InspectInput = crate::discovery::parse_input("tool_inspect", input)?;
+        let input: InspectInput =
+            crate::discovery::parse_input(crate::builtin::TOOL_INSPECT, input)?;
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let (entry, _) = self.resolve_for(session, &input.name)?;
         let tool = entry.descriptor.clone();
@@ -175,7 +176,7 @@ impl Runtime {
         out.schema_hash = Some(tool.schema_hash.clone());
         out.handle = Some(handle);
         let rec = ActivityRecord {
-            bytes: Some(tool.input_schema.to_string().len() as u64),
+            bytes: Some(crate::json_size::json_len(&*tool.input_schema)),
             path: Some("inspect".into()),
             ..ActivityRecord::new(
                 ActivityKind::SchemaLoad,

@@ -29,6 +29,7 @@ pub mod gate;
 pub mod handle;
 pub mod hash;
 pub mod inspect;
+pub mod json_size;
 pub mod names;
 pub mod policy;
 pub mod registry;

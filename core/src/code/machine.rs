@@ -31,10 +31,11 @@
 //!   program completes with null.
 
 use super::limits::CodeLimits;
-use super::outcome::{json_len, Classified, InnerCallOutcome, Stop, CANCELLED};
+use super::outcome::{Classified, InnerCallOutcome, Stop, CANCELLED};
 use super::program::Program;
 use super::result::{CodeError, CodeResult, CodeStatus, RowStatus, TraceRow};
 use crate::codes::Code;
+use crate::json_size::json_len;
 use serde_json::Value;
 
 /// Serialised size of `null`, what an unbound slot substitutes (impossible once checked).

@@ -68,9 +68,10 @@ pub mod parse;
 pub mod program;
 pub mod result;
 
+pub use crate::json_size::json_len;
 pub use limits::{CodeLimits, LimitsRequest};
 pub use machine::{CodeRun, CodeStep, PendingCall};
-pub use outcome::{json_len, InnerCallOutcome};
+pub use outcome::InnerCallOutcome;
 pub use parse::{compile, HANDLE_PREFIX, TOKENS_PER_NODE};
 pub use program::{Program, Statement, Template};
 pub use result::{CodeError, CodeResult, CodeStatus, CodeSummary, RowStatus, TraceRow};

@@ -209,35 +209,3 @@ impl InnerCallOutcome {
 
 /// The message of a cancelled run.
 pub(crate) const CANCELLED: &str = "the host cancelled the run";
-
-/// Bytes of `value` as compact serialised JSON, without building the string.
-pub fn json_len(value: &Value) -> u64 {
-    struct Count(u64);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 = self.0.saturating_add(buf.len() as u64);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    match serde_json::to_writer(&mut count, value) {
-        Ok(()) => count.0,
-        Err(_) => u64::MAX,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn json_len_is_the_compact_serialised_size() {
-        for v in [json!(null), json!({"a": [1, "é😀", 2.5]}), json!("x\n\"")] {
-            assert_eq!(json_len(&v), v.to_string().len() as u64);
-        }
-    }
-}

@@ -44,8 +44,7 @@ use rustpython_parser::{lexer, Mode, Parse, Tok};
 
 /// The path the parser reports; never shown as a file.
 const SOURCE_PATH: &str = "<run_tool_code>";
-/// Every handle literal starts with this.
-pub const HANDLE_PREFIX: &str = "toolh_";
+pub use crate::validate::HANDLE_PREFIX;
 /// Significant tokens allowed per node by the pre-parse guard.
 pub const TOKENS_PER_NODE: u32 = 4;
 /// Longest piece of parser text quoted in a syntax error.

@@ -123,7 +123,7 @@ impl Runtime {
         let status = result.status;
         let json = serde_json::to_value(&result).unwrap_or(Value::Null);
         outer.duration_ms = now_ms.saturating_sub(outer.exec_started_ms);
-        outer.output_bytes = json.to_string().len() as u64;
+        outer.output_bytes = crate::json_size::json_len(&json);
         outer.output = Some(json);
         let (call_status, code, msg) = match status {
             CodeStatus::Completed => (

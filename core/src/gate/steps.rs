@@ -6,6 +6,7 @@ use crate::activity::{ActivityKind, ActivityRecord};
 use crate::codes::Code;
 use crate::descriptor::ToolRole;
 use crate::error::Error;
+use crate::json_size::json_len;
 use crate::registry::Entry;
 use crate::runtime::Runtime;
 use serde::{Deserialize, Serialize};
@@ -608,7 +609,7 @@ impl ExecuteRequest {
                 )
             }
             ExecAnswer::Ok { output } => {
-                st.output_bytes = output.to_string().len() as u64;
+                st.output_bytes = json_len(&output);
                 st.output = Some(output);
                 if !st.begin_wait(st.callback_timeout_ms, now_ms) {
                     return st.cut_off(rt, Stage::HookAfter, now_ms);
@@ -691,7 +692,7 @@ impl ScreenRequest {
             ScreenAnswer::TimedOut => return st.cut_off(rt, Stage::Screen, now_ms),
             ScreenAnswer::Pass => {}
             ScreenAnswer::Replace { output } => {
-                st.output_bytes = output.to_string().len() as u64;
+                st.output_bytes = json_len(&output);
                 st.output = Some(output);
                 if st.output_bytes > st.max_output_bytes {
                     return screen_or_finish(st, rt, now_ms);

@@ -48,13 +48,7 @@ use crate::hash::json_digest;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-/// The discovery tools: not registry tools, always allowed, never removed.
-pub const DISCOVERY_TOOLS: [&str; 3] = ["tool_search", "tool_list", "tool_inspect"];
-
-/// True for the three discovery tools.
-pub fn is_discovery_tool(name: &str) -> bool {
-    DISCOVERY_TOOLS.contains(&name)
-}
+pub use crate::builtin::{is_discovery_tool, DISCOVERY_TOOLS};
 
 /// A policy scope, in evaluation order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

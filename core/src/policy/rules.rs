@@ -54,16 +54,7 @@ fn validator() -> std::result::Result<&'static jsonschema::Validator, String> {
         .map_err(|e| format!("the shipped policy schema is broken: {e}"))
 }
 
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+use crate::validate::kind_of;
 
 /// Validate `value` against the shipped schema; the first error, located.
 fn schema_check(value: &Value, file: Option<&str>) -> Result<()> {
