@@ -1,15 +1,23 @@
 //! The one execution gate: every call path — direct name, alias, handle,
 //! legacy `run_tool_script`, bounded-code inner call — passes the same steps,
-//! in order, as a sans-IO state machine:
+//! in order, as a sans-IO state machine. Each step is one function:
 //!
 //! 1. resolve through the *current* registry (unknown, forged, stale → refused
-//!    before any host callback runs); 2. governance (policy now); 3. schema
-//!    loaded (dynamic sessions); 4. argument validation; 5. hook `before`;
-//! 6. approval when required; 7. execute with a timeout (re-resolved right
-//!    before); 8. hook `after`, output cap and screening; 9. event recording.
+//!    before any host callback runs): `Runtime::resolve_step`;
+//! 2. governance (nesting, policy now): `Runtime::governance_step`;
+//! 3. schema loaded (dynamic sessions): `Runtime::schema_step`;
+//! 4. argument validation: `Runtime::validation_step`;
+//! 5. hook `before`: `Runtime::hook_before_step`;
+//! 6. approval when required: `CallState::approval_step` (steps.rs);
+//! 7. execute with a timeout, re-resolved right before (`Runtime::recheck`):
+//!    `CallState::execute_step`;
+//! 8. hook `after` ([`HookRequest::resume`]), then the output cap and
+//!    screening: `screen_step` (steps.rs);
+//! 9. event recording: `CallState::finish`.
 //!
 //! [`Runtime::start_call`] returns a [`GateStep`]; each suspension is its own
-//! struct with a consuming `resume(self, runtime, answer, now_ms)`.
+//! struct with a consuming `resume(self, runtime, answer, now_ms)`, and
+//! [`GateStep::cancel`] ends the call at whatever step it waits.
 
 mod code;
 mod outcome;
@@ -24,12 +32,18 @@ pub use steps::{
 use crate::availability::AvailabilityState;
 use crate::builtin::is_discovery_tool;
 use crate::codes::Code;
+use crate::descriptor::ToolDescriptor;
 use crate::descriptor::ToolRole;
 use crate::error::Error;
 use crate::inspect::Resolved;
 use crate::runtime::Runtime;
+use crate::session::Session;
 use crate::session::{DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS};
 use serde_json::Value;
+use std::sync::Arc;
+
+/// A call between steps: going on, or finished (refused and recorded).
+type Flow = Result<CallState, GateStep>;
 
 impl Runtime {
     /// Start a call from the model (`target`: canonical name, alias or handle).
@@ -54,6 +68,8 @@ impl Runtime {
     }
 
     /// Start a call; `from_code` marks an inner call of bounded code mode.
+    /// Steps 1–5 of the module docs, one function each; a step that refuses
+    /// ends the call (`Err` carries the finished, recorded step).
     pub(crate) fn start_call_with(
         &mut self,
         sid: &str,
@@ -62,27 +78,45 @@ impl Runtime {
         from_code: bool,
         now_ms: u64,
     ) -> GateStep {
-        let call_id = match self.sessions.get_mut(sid) {
-            Some(s) => s.next_id("call"),
+        let flow = self
+            .open_call(sid, args, from_code, now_ms)
+            .and_then(|st| self.resolve_step(st, target, now_ms))
+            .and_then(|st| self.governance_step(st, now_ms))
+            .and_then(|st| self.schema_step(st, now_ms))
+            .and_then(|st| self.validation_step(st, now_ms));
+        match flow {
+            Ok(st) => self.hook_before_step(st, now_ms),
+            Err(done) => done,
+        }
+    }
+
+    /// A fresh call state with the session's next call id.
+    fn open_call(&mut self, sid: &str, args: Value, from_code: bool, now_ms: u64) -> Flow {
+        match self.sessions.get_mut(sid) {
+            Some(s) => {
+                let call_id = s.next_id("call");
+                Ok(CallState::new(sid, call_id, args, from_code, now_ms))
+            }
             None => {
                 let e = crate::runtime::unknown_session(sid);
-                return GateStep::Done(steps::bare_refusal(sid, &e));
+                Err(GateStep::Done(steps::bare_refusal(sid, &e)))
             }
-        };
-        let mut st = CallState::new(sid, call_id, args, from_code, now_ms);
-        // 1. Resolve.
-        let resolved = match self.sessions.get(sid) {
+        }
+    }
+
+    /// Step 1: Resolve through the current registry (unknown, forged, stale).
+    fn resolve_step(&mut self, mut st: CallState, target: &str, now_ms: u64) -> Flow {
+        let resolved = match self.sessions.get(&st.session) {
             Some(session) => self.resolve_for(session, target),
-            None => Err(crate::runtime::unknown_session(sid)),
+            None => Err(crate::runtime::unknown_session(&st.session)),
         };
         let (entry, how) = match resolved {
             Ok(r) => r,
-            Err(e) => return st.refuse_error(self, Stage::Resolve, &e, now_ms),
+            Err(e) => return Err(st.refuse_error(self, Stage::Resolve, &e, now_ms)),
         };
-        let tool = entry.descriptor.clone();
-        st.path = if from_code {
+        st.path = if st.from_code {
             CallPath::Code
-        } else if tool.role == ToolRole::LegacyScript {
+        } else if entry.descriptor.role == ToolRole::LegacyScript {
             CallPath::LegacyScript
         } else {
             match how {
@@ -92,86 +126,92 @@ impl Runtime {
             }
         };
         st.tool = Some(entry.clone());
-        let Some(session) = self.sessions.get(sid) else {
-            return st.refuse(
+        match self.sessions.get(&st.session) {
+            Some(session) => {
+                st.version = session.version().to_string();
+                Ok(st)
+            }
+            None => Err(st.refuse(
                 self,
                 Stage::Resolve,
                 Code::ToolUnknown,
                 "session closed",
                 now_ms,
-            );
+            )),
+        }
+    }
+
+    /// Step 2: Governance: nesting, then the session's policy and the tool's
+    /// availability now.
+    fn governance_step(&mut self, mut st: CallState, now_ms: u64) -> Flow {
+        let Some((session, tool)) = self.call_parts(&st) else {
+            return Ok(st);
         };
-        st.version = session.version().to_string();
-        // 2. Governance.
-        if from_code && (tool.is_bridge() || is_discovery_tool(&tool.name)) {
-            return st.refuse(
+        if st.from_code && (tool.is_bridge() || is_discovery_tool(&tool.name)) {
+            return Err(st.refuse(
                 self,
                 Stage::Governance,
                 Code::CodeNesting,
                 "bounded code may not call code mode, discovery tools, delegation or script bridges (nesting depth one)",
                 now_ms,
-            );
+            ));
         }
         let avail = self.availability_of(session, &tool);
-        match avail.state {
+        let (stage, code, reason) = match avail.state {
             AvailabilityState::Denied => {
                 st.scope = avail.scope.map(|s| s.as_str().to_string());
                 st.rule = avail.rule.clone();
-                st.next_action = Some(avail.next_action.clone());
-                return st.refuse(
-                    self,
-                    Stage::Governance,
-                    Code::PolicyDenied,
-                    &avail.reason,
-                    now_ms,
-                );
+                (Stage::Governance, Code::PolicyDenied, avail.reason)
             }
             AvailabilityState::CatalogOnly => {
-                st.next_action = Some(avail.next_action.clone());
-                return st.refuse(
-                    self,
-                    Stage::Governance,
-                    Code::ToolCatalogOnly,
-                    &avail.reason,
-                    now_ms,
-                );
+                (Stage::Governance, Code::ToolCatalogOnly, avail.reason)
             }
             AvailabilityState::Unavailable => {
-                st.next_action = Some(avail.next_action.clone());
-                return st.refuse(
-                    self,
-                    Stage::Governance,
-                    Code::ProviderUnavailable,
-                    &avail.reason,
-                    now_ms,
-                );
+                (Stage::Governance, Code::ProviderUnavailable, avail.reason)
             }
             AvailabilityState::Hidden => {
-                return st.refuse(
+                // Never describe a hidden tool: it is simply unknown.
+                let step = st.refuse(
                     self,
                     Stage::Resolve,
                     Code::ToolUnknown,
                     "no tool by that name",
                     now_ms,
                 );
+                return Err(step);
             }
-            _ => {}
+            _ => return Ok(st),
+        };
+        st.next_action = Some(avail.next_action);
+        Err(st.refuse(self, stage, code, &reason, now_ms))
+    }
+
+    /// Step 3: Schema loaded (dynamic sessions).
+    fn schema_step(&mut self, mut st: CallState, now_ms: u64) -> Flow {
+        let Some((session, tool)) = self.call_parts(&st) else {
+            return Ok(st);
+        };
+        if !session.is_dynamic() || session.is_loaded(&tool.name, &tool.schema_hash) {
+            return Ok(st);
         }
-        // 3. Schema loaded (dynamic sessions).
-        if session.is_dynamic() && !session.is_loaded(&tool.name, &tool.schema_hash) {
-            st.next_action = Some(format!("call tool_inspect with name `{}` first", tool.name));
-            return st.refuse(
-                self,
-                Stage::Schema,
-                Code::SchemaNotLoaded,
-                "the tool's schema is not loaded in this session; inspect it first",
-                now_ms,
-            );
-        }
-        // 4. Validation: a JSON object the runtime can pass on unchanged,
-        // then the tool's schema (a schema that does not compile is the
-        // tool's fault, never the arguments').
-        let validator = match entry.validator.get(&tool.input_schema) {
+        st.next_action = Some(format!("call tool_inspect with name `{}` first", tool.name));
+        Err(st.refuse(
+            self,
+            Stage::Schema,
+            Code::SchemaNotLoaded,
+            "the tool's schema is not loaded in this session; inspect it first",
+            now_ms,
+        ))
+    }
+
+    /// Step 4: Validation: a JSON object the runtime can pass on unchanged, then
+    /// the tool's schema (a schema that does not compile is the tool's
+    /// fault, never the arguments').
+    fn validation_step(&mut self, mut st: CallState, now_ms: u64) -> Flow {
+        let Some(entry) = st.tool.clone() else {
+            return Ok(st);
+        };
+        let validator = match entry.validator.get(&entry.descriptor.input_schema) {
             Ok(v) => v,
             Err(why) => {
                 st.errors = vec![ArgError {
@@ -179,13 +219,13 @@ impl Runtime {
                     message: format!("the tool's input schema cannot be compiled: {why}"),
                 }];
                 st.next_action = Some("ask the tool's provider to fix its input schema".into());
-                return st.refuse(
+                return Err(st.refuse(
                     self,
                     Stage::Validation,
                     Code::DescriptorInvalidSchema,
                     "the tool's input schema cannot be compiled",
                     now_ms,
-                );
+                ));
             }
         };
         let errors: Vec<ArgError> = if !st.args.is_object() {
@@ -207,32 +247,43 @@ impl Runtime {
                 })
                 .collect()
         };
-        if !errors.is_empty() {
-            st.errors = errors;
-            st.next_action = Some("fix the arguments to match the tool's input schema".into());
-            return st.refuse(
-                self,
-                Stage::Validation,
-                Code::ArgsInvalid,
-                "the arguments do not match the tool's input schema",
-                now_ms,
-            );
+        if errors.is_empty() {
+            return Ok(st);
         }
-        st.timeout_ms = tool
-            .timeout_ms
-            .or(session.options.default_timeout_ms)
+        st.errors = errors;
+        st.next_action = Some("fix the arguments to match the tool's input schema".into());
+        Err(st.refuse(
+            self,
+            Stage::Validation,
+            Code::ArgsInvalid,
+            "the arguments do not match the tool's input schema",
+            now_ms,
+        ))
+    }
+
+    /// Step 5: hook `before`, once the call's time limits are fixed (every
+    /// wait is bounded: see `CallState::wait_ms`).
+    fn hook_before_step(&mut self, mut st: CallState, now_ms: u64) -> GateStep {
+        let options = self.sessions.get(&st.session).map(|s| &s.options);
+        let tool_timeout = st.tool.as_ref().and_then(|t| t.descriptor.timeout_ms);
+        st.timeout_ms = tool_timeout
+            .or(options.and_then(|o| o.default_timeout_ms))
             .unwrap_or(DEFAULT_TIMEOUT_MS);
-        st.max_output_bytes = session
-            .options
-            .max_output_bytes
+        st.max_output_bytes = options
+            .and_then(|o| o.max_output_bytes)
             .unwrap_or(DEFAULT_MAX_OUTPUT_BYTES);
-        st.callback_timeout_ms = session
-            .options
-            .callback_timeout_ms
+        st.callback_timeout_ms = options
+            .and_then(|o| o.callback_timeout_ms)
             .unwrap_or(DEFAULT_CALLBACK_TIMEOUT_MS);
-        // 5. Hook `before` (every wait is bounded: see `CallState::wait_ms`).
         st.begin_wait(st.callback_timeout_ms, now_ms);
         GateStep::HookBefore(HookRequest::new(st, HookPhase::Before))
+    }
+
+    /// The call's session and resolved tool (both exist after step 1).
+    fn call_parts(&self, st: &CallState) -> Option<(&Session, Arc<ToolDescriptor>)> {
+        let session = self.sessions.get(&st.session)?;
+        let tool = st.tool.as_ref()?.descriptor.clone();
+        Some((session, tool))
     }
 
     /// Re-resolve right before execution: the session and the tool must be

@@ -12,8 +12,10 @@ use crate::runtime::Runtime;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// What the gate needs next.
+/// What the gate needs next. Dropping a step loses the call and its
+/// activity record: resume it, or [`GateStep::cancel`] it.
 #[derive(Debug)]
+#[must_use = "a dropped step loses the call and its activity record; resume or cancel it"]
 pub enum GateStep {
     /// Run the lifecycle hook `before`.
     HookBefore(HookRequest),
@@ -30,6 +32,18 @@ pub enum GateStep {
 }
 
 impl GateStep {
+    /// Cancel the call at whatever step it waits: the activity is recorded
+    /// and the `cancelled` outcome returned (a finished call keeps its outcome).
+    pub fn cancel(self, rt: &mut Runtime, now_ms: u64) -> CallOutcome {
+        match self {
+            GateStep::HookBefore(r) | GateStep::HookAfter(r) => r.cancel(rt, now_ms),
+            GateStep::Approval(r) => r.cancel(rt, now_ms),
+            GateStep::Execute(r) => r.cancel(rt, now_ms),
+            GateStep::Screen(r) => r.cancel(rt, now_ms),
+            GateStep::Done(o) => o,
+        }
+    }
+
     /// Make this (inner) call part of a bounded-code run whose deadline is
     /// `deadline_ms`; a finished call is handed back with its outcome.
     pub(crate) fn attach_code(self, ctx: Box<CodeCtx>, deadline_ms: u64, now_ms: u64) -> Attached {
@@ -274,7 +288,7 @@ impl CallState {
         }
     }
 
-    /// Build the outcome and record it (stage 9).
+    /// Step 9: build the outcome and record it.
     pub(crate) fn finish(
         self,
         rt: &mut Runtime,
@@ -354,14 +368,14 @@ impl CallState {
         }
     }
 
-    /// Go on to execution: approval if needed, else re-resolve and execute.
-    fn after_before_hook(mut self, rt: &mut Runtime, now_ms: u64) -> GateStep {
+    /// Step 6: approval if the tool asks first, else straight to step 7.
+    fn approval_step(mut self, rt: &mut Runtime, now_ms: u64) -> GateStep {
         let asks = self
             .tool
             .as_ref()
             .is_some_and(|t| t.descriptor.asks_first());
         if !asks {
-            return self.execute(rt, now_ms);
+            return self.execute_step(rt, now_ms);
         }
         if !self.begin_wait(self.callback_timeout_ms, now_ms) {
             return self.cut_off(rt, Stage::Approval, now_ms);
@@ -369,7 +383,8 @@ impl CallState {
         GateStep::Approval(ApprovalRequest { st: self })
     }
 
-    fn execute(mut self, rt: &mut Runtime, now_ms: u64) -> GateStep {
+    /// Step 7: re-resolve, then execute (or start the bounded-code run).
+    fn execute_step(mut self, rt: &mut Runtime, now_ms: u64) -> GateStep {
         if let Err(e) = rt.recheck(&self) {
             return self.refuse_error(rt, Stage::Execute, &e, now_ms);
         }
@@ -441,6 +456,7 @@ pub enum HookAnswer {
 
 /// A lifecycle hook request.
 #[derive(Debug)]
+#[must_use = "a dropped request loses the call and its activity record; resume or cancel it"]
 pub struct HookRequest {
     st: CallState,
     /// Which hook.
@@ -481,8 +497,8 @@ impl HookRequest {
                     now_ms,
                 )
             }
-            (HookAnswer::Continue, HookPhase::Before) => self.st.after_before_hook(rt, now_ms),
-            (HookAnswer::Continue, HookPhase::After) => screen_or_finish(self.st, rt, now_ms),
+            (HookAnswer::Continue, HookPhase::Before) => self.st.approval_step(rt, now_ms),
+            (HookAnswer::Continue, HookPhase::After) => screen_step(self.st, rt, now_ms),
         }
     }
     /// Cancel.
@@ -514,6 +530,7 @@ pub enum ApprovalAnswer {
 
 /// An approval request.
 #[derive(Debug)]
+#[must_use = "a dropped request loses the call and its activity record; resume or cancel it"]
 pub struct ApprovalRequest {
     st: CallState,
 }
@@ -530,7 +547,7 @@ impl ApprovalRequest {
         }
         match answer {
             ApprovalAnswer::TimedOut => self.st.cut_off(rt, Stage::Approval, now_ms),
-            ApprovalAnswer::Approve => self.st.execute(rt, now_ms),
+            ApprovalAnswer::Approve => self.st.execute_step(rt, now_ms),
             ApprovalAnswer::Deny { reason } => {
                 let msg = if reason.is_empty() {
                     "the host denied approval for this call".to_string()
@@ -575,6 +592,7 @@ pub enum ExecAnswer {
 
 /// An execute request.
 #[derive(Debug)]
+#[must_use = "a dropped request loses the call and its activity record; resume or cancel it"]
 pub struct ExecuteRequest {
     pub(crate) st: CallState,
 }
@@ -624,7 +642,8 @@ impl ExecuteRequest {
     }
 }
 
-fn screen_or_finish(mut st: CallState, rt: &mut Runtime, now_ms: u64) -> GateStep {
+/// Step 8 (after the hook `after`): the output cap, then screening.
+fn screen_step(mut st: CallState, rt: &mut Runtime, now_ms: u64) -> GateStep {
     if st.output_bytes > st.max_output_bytes {
         let msg = format!(
             "the output is {} bytes; the cap is {}",
@@ -669,6 +688,7 @@ pub enum ScreenAnswer {
 
 /// An output screening request.
 #[derive(Debug)]
+#[must_use = "a dropped request loses the call and its activity record; resume or cancel it"]
 pub struct ScreenRequest {
     st: CallState,
 }
@@ -695,7 +715,7 @@ impl ScreenRequest {
                 st.output_bytes = json_len(&output);
                 st.output = Some(output);
                 if st.output_bytes > st.max_output_bytes {
-                    return screen_or_finish(st, rt, now_ms);
+                    return screen_step(st, rt, now_ms);
                 }
             }
             ScreenAnswer::Block { reason } => {
