@@ -275,15 +275,14 @@ impl ToolDescriptor {
     pub fn qualified_name(&self) -> String {
         format!("{}/{}", self.provider.id, self.local_name)
     }
-    /// True when calls must be approved by the host first.
+    /// True when calls must be approved by the host first: `approval: ask`
+    /// (which validation sets for every legacy script, `core/src/validate.rs`),
+    /// or `auto` with a destructive hint.
     pub fn asks_first(&self) -> bool {
         match self.approval {
             ApprovalMode::Ask => true,
-            ApprovalMode::Never => self.role == ToolRole::LegacyScript,
-            ApprovalMode::Auto => {
-                self.role == ToolRole::LegacyScript
-                    || self.annotations.destructive_hint == Some(true)
-            }
+            ApprovalMode::Never => false,
+            ApprovalMode::Auto => self.annotations.destructive_hint == Some(true),
         }
     }
     /// True for tools bounded code may not call (nesting depth one).

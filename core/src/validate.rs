@@ -357,6 +357,8 @@ pub fn normalise(
         } else {
             spec.invokability.unwrap_or(Invokability::Callable)
         },
+        // The one place `run_tool_script` (under any name) is made to ask
+        // first, whatever its spec says.
         approval: if role == ToolRole::LegacyScript {
             ApprovalMode::Ask
         } else {

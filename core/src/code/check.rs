@@ -219,7 +219,7 @@ impl<'a> Checker<'a> {
             }
         }
         self.calls = self.calls.saturating_add(1);
-        if self.calls > self.limits.max_calls {
+        if !self.limits.allows_calls(self.calls) {
             let msg = format!(
                 "call sites: the program has more than {} calls (maxCalls)",
                 self.limits.max_calls

@@ -59,6 +59,12 @@ impl CodeLimits {
         max_nodes: 256,
     };
 
+    /// The call cap, the one check for both the program's call sites
+    /// (compile) and the calls a run starts: true when `count` calls fit.
+    pub fn allows_calls(&self, count: u32) -> bool {
+        count <= self.max_calls
+    }
+
     /// The defaults: 8 calls, 20 s, 32 KiB output, 16 KiB source, 256 nodes.
     pub fn defaults() -> CodeLimits {
         CodeLimits {

@@ -116,7 +116,7 @@ impl CodeRun {
             let msg = self.time_message(now_ms);
             return self.stop_before(CodeStatus::TimedOut, msg, (line, column), now_ms);
         }
-        if self.calls >= self.limits.max_calls {
+        if !self.limits.allows_calls(self.calls.saturating_add(1)) {
             let msg = format!(
                 "calls: the run may start at most {} calls (maxCalls)",
                 self.limits.max_calls
