@@ -5,7 +5,7 @@
 //! carrying the old and new registry versions. A batch of N tools costs
 //! O(N), not O(registry). The registry version is a SHA-256 over canonical
 //! JSON of the root of a hash tree over every (name, tool version)
-//! ([`crate::version_tree`]), the provider statuses and the scoped-policy
+//! ([`crate::VersionTree`]), the provider statuses and the scoped-policy
 //! digest, so equal content gives an equal version whatever the
 //! registration order, and any change gives a new one.
 
