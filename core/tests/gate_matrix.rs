@@ -48,24 +48,65 @@ enum Case {
     OutputTooLarge,
 }
 
-const CASES: [Case; 16] = [
-    Case::Allowed,
-    Case::DeniedProvider,
-    Case::DeniedProfile,
-    Case::DeniedSession,
-    Case::DeniedProject,
-    Case::Unknown,
-    Case::Forged,
-    Case::StaleAfterChange,
-    Case::Removed,
-    Case::NotLoaded,
-    Case::InvalidArgs,
-    Case::HookVeto,
-    Case::ApprovalDenied,
-    Case::Timeout,
-    Case::HostCancel,
-    Case::OutputTooLarge,
-];
+impl Case {
+    /// The fixture's name for a case.
+    fn named(name: &str) -> Case {
+        match name {
+            "allowed" => Case::Allowed,
+            "deniedProvider" => Case::DeniedProvider,
+            "deniedProfile" => Case::DeniedProfile,
+            "deniedSession" => Case::DeniedSession,
+            "deniedProject" => Case::DeniedProject,
+            "unknown" => Case::Unknown,
+            "forged" => Case::Forged,
+            "stale" => Case::StaleAfterChange,
+            "removed" => Case::Removed,
+            "notLoaded" => Case::NotLoaded,
+            "invalidArgs" => Case::InvalidArgs,
+            "hookVeto" => Case::HookVeto,
+            "approvalDenied" => Case::ApprovalDenied,
+            "timeout" => Case::Timeout,
+            "hostCancel" => Case::HostCancel,
+            "outputTooLarge" => Case::OutputTooLarge,
+            other => panic!("the gate-matrix fixture has a case this test cannot set up: {other}"),
+        }
+    }
+}
+
+/// What the tool call of a case ends with (one cell of the shared fixture).
+#[derive(serde::Deserialize, Clone, Copy, Debug, PartialEq)]
+struct Expect {
+    status: CallStatus,
+    code: holaryn_core::Code,
+    stage: Stage,
+    executes: bool,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FixtureCase {
+    case: String,
+    hosts: Vec<String>,
+    by_name: Expect,
+    by_handle: Option<Expect>,
+}
+
+/// `tests/fixtures/gate-matrix.json`, shared with `tests/shared/gate-matrix.mjs`.
+fn fixture() -> Vec<(Case, Expect, Expect)> {
+    let path = common::fixtures().join("gate-matrix.json");
+    let text = std::fs::read_to_string(&path).expect("gate-matrix fixture");
+    let v: Value = serde_json::from_str(&text).expect("fixture JSON");
+    let cases: Vec<FixtureCase> =
+        serde_json::from_value(v["cases"].clone()).expect("fixture cases");
+    cases
+        .into_iter()
+        .filter(|c| c.hosts.iter().any(|h| h == "native"))
+        .map(|c| {
+            let case = Case::named(&c.case);
+            (case, c.by_name, c.by_handle.unwrap_or(c.by_name))
+        })
+        .collect()
+}
 
 fn tools(destructive: bool) -> Vec<Value> {
     vec![
@@ -256,86 +297,20 @@ fn run(path: Path, case: Case) -> Driven {
     drive(&mut w.rt, step, &script, &mut now)
 }
 
-/// Expected (status, code, stage, executes) of the *tool* call for a path and case.
-fn expected(path: Path, case: Case) -> (CallStatus, &'static str, Stage, bool) {
-    use CallStatus as S;
-    let handle_like = matches!(path, Path::Handle | Path::Code);
-    match case {
-        Case::Allowed => (S::Ok, "ok", Stage::Done, true),
-        Case::DeniedProvider | Case::DeniedProfile => (
-            S::Refused,
-            if handle_like {
-                "handle.forged"
-            } else {
-                "tool.unknown"
-            },
-            Stage::Resolve,
-            false,
-        ),
-        Case::DeniedSession | Case::DeniedProject => {
-            if handle_like {
-                (S::Refused, "handle.stale", Stage::Resolve, false)
-            } else {
-                (S::Refused, "policy.denied", Stage::Governance, false)
-            }
-        }
-        Case::Unknown => (
-            S::Refused,
-            if handle_like {
-                "handle.forged"
-            } else {
-                "tool.unknown"
-            },
-            Stage::Resolve,
-            false,
-        ),
-        Case::Forged => {
-            if handle_like {
-                (S::Refused, "handle.forged", Stage::Resolve, false)
-            } else {
-                (S::Ok, "ok", Stage::Done, true)
-            }
-        }
-        Case::StaleAfterChange => {
-            if handle_like {
-                (S::Refused, "handle.stale", Stage::Resolve, false)
-            } else {
-                (S::Refused, "schema.not_loaded", Stage::Schema, false)
-            }
-        }
-        Case::Removed => (
-            S::Refused,
-            if handle_like {
-                "handle.stale"
-            } else {
-                "tool.unknown"
-            },
-            Stage::Resolve,
-            false,
-        ),
-        Case::NotLoaded => {
-            if handle_like {
-                (S::Refused, "handle.forged", Stage::Resolve, false)
-            } else {
-                (S::Refused, "schema.not_loaded", Stage::Schema, false)
-            }
-        }
-        Case::InvalidArgs => (S::Refused, "args.invalid", Stage::Validation, false),
-        Case::HookVeto => (S::Vetoed, "hook.vetoed", Stage::HookBefore, false),
-        Case::ApprovalDenied => (S::ApprovalDenied, "approval.denied", Stage::Approval, false),
-        Case::Timeout => (S::TimedOut, "call.timed_out", Stage::Execute, true),
-        Case::HostCancel => (S::Cancelled, "call.cancelled", Stage::Execute, true),
-        Case::OutputTooLarge => (S::OutputTooLarge, "output.too_large", Stage::Screen, true),
-    }
-}
-
 #[test]
 fn every_path_and_case_stops_at_the_right_step() {
     let mut failures = Vec::new();
+    let cases = fixture();
+    assert_eq!(cases.len(), 16, "every native case is in the fixture");
     for path in PATHS {
-        for case in CASES {
+        for &(case, by_name, by_handle) in &cases {
             let d = run(path, case);
-            let (status, code, stage, executes) = expected(path, case);
+            let e = if matches!(path, Path::Handle | Path::Code) {
+                by_handle
+            } else {
+                by_name
+            };
+            let (status, code, stage, executes) = (e.status, e.code.as_str(), e.stage, e.executes);
             if path == Path::Code {
                 check_code(path, case, &d, status, code, executes, &mut failures);
                 continue;

@@ -1,8 +1,9 @@
 // The gate matrix through the npm package, with Promise-returning host
 // callbacks. Shared by the Node test and the headless-Chromium page, so the
-// same cases run in both. Returns failures as strings (empty = pass).
-
-const PATHS = ["direct", "alias", "handle", "legacy", "code"];
+// same cases run in both. The expectations are tests/fixtures/gate-matrix.json,
+// which the native test (core/tests/gate_matrix.rs) reads too; the caller
+// passes it in (Node reads the file, the page fetches it). Returns failures
+// as strings (empty = pass).
 
 function tools(destructive) {
   const provider = { id: "host", kind: "native", displayName: "Host" };
@@ -40,21 +41,8 @@ const py = (v) =>
     .replace(/\bfalse\b/g, "False")
     .replace(/\bnull\b/g, "None");
 
-// case → [expected code of the tool call, executes?]
-const CASES = {
-  allowed: ["ok", true],
-  unknown: [(p) => (p === "handle" || p === "code" ? "handle.forged" : "tool.unknown"), false],
-  forged: [(p) => (p === "handle" || p === "code" ? "handle.forged" : "ok"), (p) => !(p === "handle" || p === "code")],
-  stale: [(p) => (p === "handle" || p === "code" ? "handle.stale" : "schema.not_loaded"), false],
-  deniedSession: [(p) => (p === "handle" || p === "code" ? "handle.stale" : "policy.denied"), false],
-  deniedProject: [(p) => (p === "handle" || p === "code" ? "handle.stale" : "policy.denied"), false],
-  invalidArgs: ["args.invalid", false],
-  hookVeto: ["hook.vetoed", false],
-  approvalDenied: ["approval.denied", false],
-  timeout: ["call.timed_out", true],
-  hostCancel: ["call.cancelled", true],
-  outputTooLarge: ["output.too_large", true],
-};
+// The cases this runner can set up (see `one`).
+const CASES = new Set(["allowed", "unknown", "forged", "stale", "deniedSession", "deniedProject", "invalidArgs", "hookVeto", "approvalDenied", "timeout", "hostCancel", "outputTooLarge"]);
 
 // Only the timeout case gets a short timeout: elsewhere a GC pause or a busy
 // machine must not turn "allowed" into "timed out".
@@ -116,13 +104,17 @@ async function one(pkg, path, kase) {
   return { code: o.code, executed: executed.length > 0 };
 }
 
-/** Run every (path, case); resolves to a list of failures. */
-export async function runGateMatrix(pkg) {
+/** Run every (path, case) of `matrix` (the parsed fixture); resolves to a list of failures. */
+export async function runGateMatrix(pkg, matrix) {
   const failures = [];
-  for (const path of PATHS) {
-    for (const [kase, [code, executes]] of Object.entries(CASES)) {
-      const want = typeof code === "function" ? code(path) : code;
-      const wantExec = typeof executes === "function" ? executes(path) : executes;
+  const cases = matrix.cases.filter((c) => c.hosts.includes("js"));
+  for (const c of cases) if (!CASES.has(c.case)) failures.push(`the fixture has a case this runner cannot set up: ${c.case}`);
+  for (const path of matrix.paths) {
+    for (const c of cases) {
+      if (!CASES.has(c.case)) continue;
+      const kase = c.case;
+      const expect = matrix.byHandlePaths.includes(path) ? (c.byHandle ?? c.byName) : c.byName;
+      const [want, wantExec] = [expect.code, expect.executes];
       let got;
       try {
         got = await one(pkg, path, kase);
@@ -137,5 +129,6 @@ export async function runGateMatrix(pkg) {
       }
     }
   }
+  if (cases.length < 12) failures.push(`only ${cases.length} cases ran`);
   return failures;
 }
