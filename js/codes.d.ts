@@ -62,5 +62,4 @@ export type OutcomeCode =
   | "denied.session"
   | "denied.project"
   | "unavailable.disconnected"
-  | "unavailable.needs_auth"
-  ;
+  | "unavailable.needs_auth";

@@ -202,10 +202,12 @@ impl Code {
              /** Every stable code an error, a call outcome, a bounded-code run, an availability row or an activity record can carry. */\n\
              export type OutcomeCode =\n",
         );
-        for code in Code::ALL {
-            out.push_str(&format!("  | \"{}\"\n", code.as_str()));
-        }
-        out.push_str("  ;\n");
+        let lines: Vec<String> = Code::ALL
+            .iter()
+            .map(|code| format!("  | \"{}\"", code.as_str()))
+            .collect();
+        out.push_str(&lines.join("\n"));
+        out.push_str(";\n");
         out
     }
 }

@@ -42,7 +42,20 @@ const py = (v) =>
     .replace(/\bnull\b/g, "None");
 
 // The cases this runner can set up (see `one`).
-const CASES = new Set(["allowed", "unknown", "forged", "stale", "deniedSession", "deniedProject", "invalidArgs", "hookVeto", "approvalDenied", "timeout", "hostCancel", "outputTooLarge"]);
+const CASES = new Set([
+  "allowed",
+  "unknown",
+  "forged",
+  "stale",
+  "deniedSession",
+  "deniedProject",
+  "invalidArgs",
+  "hookVeto",
+  "approvalDenied",
+  "timeout",
+  "hostCancel",
+  "outputTooLarge",
+]);
 
 // Only the timeout case gets a short timeout: elsewhere a GC pause or a busy
 // machine must not turn "allowed" into "timed out".
@@ -108,7 +121,8 @@ async function one(pkg, path, kase) {
 export async function runGateMatrix(pkg, matrix) {
   const failures = [];
   const cases = matrix.cases.filter((c) => c.hosts.includes("js"));
-  for (const c of cases) if (!CASES.has(c.case)) failures.push(`the fixture has a case this runner cannot set up: ${c.case}`);
+  for (const c of cases)
+    if (!CASES.has(c.case)) failures.push(`the fixture has a case this runner cannot set up: ${c.case}`);
   for (const path of matrix.paths) {
     for (const c of cases) {
       if (!CASES.has(c.case)) continue;
