@@ -105,14 +105,14 @@ test("callbacks that re-enter synchronously (search, registry changes, nested ca
       hook: () => {
         s.search({ query: "file" });
         s.setHost({});
-        rt.registerTools([native("made_in_hook", "x")]); // the pending call is now stale
+        rt.registerTools([native("made_in_hook", "x")]); // the pending call by name is now out of date
         return { decision: "continue" };
       },
       execute: () => ({ text: "never" }),
     },
   );
   assert.equal(stale.status, "refused");
-  assert.equal(stale.code, "handle.stale");
+  assert.equal(stale.code, "tool.changed"); // a call by name, not by handle
   assert.equal(stale.executed, false);
   s.inspect({ name: "read_file" });
   let inner;
