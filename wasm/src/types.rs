@@ -16,7 +16,7 @@ export type ApprovalMode = "auto" | "ask" | "never";
 export type ToolRole = "ordinary" | "bridge" | "legacy_script" | "code_mode";
 export type ProviderStatus = "connected" | "disconnected" | "needs_auth";
 export type AvailabilityState = "loaded" | "available" | "approval_required" | "denied" | "hidden" | "catalog_only" | "unavailable";
-export type PolicyScope = "provider" | "profile" | "session" | "project";
+export type PolicyScope = "session_options" | "provider" | "profile" | "session" | "project";
 
 export interface Provider { id: string; kind?: string; displayName?: string; version?: string; origin?: string; }
 export interface Annotations { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean; }
