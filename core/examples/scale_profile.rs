@@ -49,15 +49,20 @@ fn fixture_specs() -> Vec<ToolSpec> {
     catalogs::catalog_specs(&dir, None)
 }
 
-/// The fixture tools multiplied to `n` (copies renamed `…_vK` under provider `…_vK`).
+/// The fixture tools multiplied to `n`: copies under provider `p_vK`, named
+/// `p_vK/name` (as `benchmarks/fixture-catalog.mjs` names them).
 fn catalog(base: &[ToolSpec], n: usize) -> Vec<ToolSpec> {
     (0..n)
         .map(|i| {
             let mut s = base[i % base.len()].clone();
             let copy = i / base.len();
             if copy > 0 {
-                s.name = format!("{}_v{copy}", s.name);
-                s.provider.id = format!("{}_v{copy}", s.provider.id);
+                let id = format!("{}_v{copy}", s.provider.id);
+                s.name = match s.name.strip_prefix(&format!("{}/", s.provider.id)) {
+                    Some(local) => format!("{id}/{local}"),
+                    None => format!("{}_v{copy}", s.name),
+                };
+                s.provider.id = id;
             }
             s
         })
