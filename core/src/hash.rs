@@ -7,44 +7,118 @@
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-/// Write `value` as canonical JSON into `out`.
-pub fn canonical_json_into(value: &Value, out: &mut String) {
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&n.to_string()),
-        Value::String(s) => json_string_into(s, out),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical_json_into(item, out);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (i, (key, v)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                json_string_into(key, out);
-                out.push(':');
-                canonical_json_into(v, out);
-            }
-            out.push('}');
+/// Where canonical JSON goes: a string, or straight into a hasher (no text kept).
+pub trait Sink {
+    /// Append text.
+    fn put(&mut self, s: &str);
+}
+
+impl Sink for String {
+    fn put(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+/// SHA-256 fed through a small buffer (many short pieces, few `update`s).
+pub struct HashSink {
+    hasher: Sha256,
+    buf: [u8; 256],
+    len: usize,
+}
+
+impl Default for HashSink {
+    fn default() -> Self {
+        HashSink {
+            hasher: Sha256::new(),
+            buf: [0; 256],
+            len: 0,
         }
     }
 }
 
+impl HashSink {
+    /// The SHA-256 of everything put so far.
+    pub fn finish(mut self) -> [u8; 32] {
+        self.hasher.update(&self.buf[..self.len]);
+        self.hasher.finalize().into()
+    }
+}
+
+impl Sink for HashSink {
+    fn put(&mut self, s: &str) {
+        let b = s.as_bytes();
+        if self.len + b.len() > self.buf.len() {
+            self.hasher.update(&self.buf[..self.len]);
+            self.len = 0;
+            if b.len() > self.buf.len() {
+                self.hasher.update(b);
+                return;
+            }
+        }
+        self.buf[self.len..self.len + b.len()].copy_from_slice(b);
+        self.len += b.len();
+    }
+}
+
+/// Write `value` as canonical JSON into `out`.
+pub fn canonical_json_into(value: &Value, out: &mut impl Sink) {
+    match value {
+        Value::Null => out.put("null"),
+        Value::Bool(b) => out.put(if *b { "true" } else { "false" }),
+        Value::Number(n) => number_into(n, out),
+        Value::String(s) => json_string_into(s, out),
+        Value::Array(items) => {
+            out.put("[");
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.put(",");
+                }
+                canonical_json_into(item, out);
+            }
+            out.put("]");
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            out.put("{");
+            for (i, (key, v)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.put(",");
+                }
+                json_string_into(key, out);
+                out.put(":");
+                canonical_json_into(v, out);
+            }
+            out.put("}");
+        }
+    }
+}
+
+/// A number exactly as `serde_json` writes it, without a heap string.
+fn number_into(n: &serde_json::Number, out: &mut impl Sink) {
+    use std::fmt::Write;
+    /// A stack buffer big enough for any `serde_json` number.
+    struct Buf([u8; 40], usize);
+    impl Write for Buf {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            let end = self.1 + s.len();
+            let dst = self.0.get_mut(self.1..end).ok_or(std::fmt::Error)?;
+            dst.copy_from_slice(s.as_bytes());
+            self.1 = end;
+            Ok(())
+        }
+    }
+    let mut buf = Buf([0; 40], 0);
+    match write!(buf, "{n}") {
+        Ok(()) => out.put(std::str::from_utf8(&buf.0[..buf.1]).unwrap_or_default()),
+        Err(_) => out.put(&n.to_string()),
+    }
+}
+
 /// A JSON string literal exactly as `serde_json` writes it (no allocation).
-fn json_string_into(s: &str, out: &mut String) {
+pub fn json_string_into(s: &str, out: &mut impl Sink) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
+    out.put("\"");
     let mut start = 0;
     for (i, b) in s.bytes().enumerate() {
         let esc = match b {
@@ -58,18 +132,24 @@ fn json_string_into(s: &str, out: &mut String) {
             0..=0x1f => "",
             _ => continue,
         };
-        out.push_str(&s[start..i]);
+        out.put(&s[start..i]);
         if esc.is_empty() {
-            out.push_str("\\u00");
-            out.push(DIGITS[(b >> 4) as usize] as char);
-            out.push(DIGITS[(b & 15) as usize] as char);
+            let hex = [
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                DIGITS[(b >> 4) as usize],
+                DIGITS[(b & 15) as usize],
+            ];
+            out.put(std::str::from_utf8(&hex).unwrap_or_default());
         } else {
-            out.push_str(esc);
+            out.put(esc);
         }
         start = i + 1;
     }
-    out.push_str(&s[start..]);
-    out.push('"');
+    out.put(&s[start..]);
+    out.put("\"");
 }
 
 /// Canonical JSON text of `value`.
@@ -116,7 +196,14 @@ pub fn sha256(bytes: &[u8]) -> [u8; 32] {
 
 /// `sha256:` + hex SHA-256 of the canonical JSON of `value`.
 pub fn json_digest(value: &Value) -> String {
-    format!("sha256:{}", hex(&sha256(canonical_json(value).as_bytes())))
+    let mut sink = HashSink::default();
+    canonical_json_into(value, &mut sink);
+    digest_text(&sink.finish())
+}
+
+/// `sha256:` + hex of a SHA-256.
+pub fn digest_text(hash: &[u8; 32]) -> String {
+    format!("sha256:{}", hex(hash))
 }
 
 /// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
@@ -169,6 +256,20 @@ mod tests {
         for s in [all.as_str(), "", "plain", "a\"b\\c"] {
             let v = Value::String(s.to_string());
             assert_eq!(canonical_json(&v), v.to_string());
+        }
+    }
+
+    #[test]
+    fn hashing_while_writing_equals_hashing_the_text() {
+        let long = "x\u{1}\"".repeat(300);
+        let v = json!({"b": [1, -2, 3.5, 1e300, u64::MAX, i64::MIN], "a": long, "c": {"z": null, "y": true}});
+        let text = canonical_json(&v);
+        assert_eq!(
+            json_digest(&v),
+            format!("sha256:{}", hex(&sha256(text.as_bytes())))
+        );
+        for n in [json!(0), json!(-1.25), json!(1e-7), json!(f64::MAX)] {
+            assert_eq!(canonical_json(&n), n.to_string());
         }
     }
 

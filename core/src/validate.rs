@@ -375,32 +375,111 @@ pub fn normalise(
     Ok((desc, validator))
 }
 
-/// The per-tool version: digest of every versioned field.
+/// The per-tool version: digest of the canonical JSON object of every
+/// versioned field, hashed while written (long texts are never copied).
 pub fn tool_version(d: &ToolDescriptor) -> String {
+    use crate::hash::{canonical_json_into, digest_text, json_string_into, HashSink, Sink};
+    /// A field's value: borrowed text, or a small serialised value.
+    enum Piece<'a> {
+        Text(&'a str),
+        Json(Value),
+    }
+    let json = |v: serde_json::Result<Value>| Piece::Json(v.unwrap_or(Value::Null));
     let output_hash = d.output_schema.as_ref().map(json_digest);
-    let mut fields = json!({
-        "name": d.name,
-        "localName": d.local_name,
-        "title": d.title,
-        "description": d.description,
-        "aliases": d.aliases,
-        "source": d.source,
-        "provider": d.provider,
-        "trust": d.trust,
-        "permissions": d.permissions,
-        "inputSchemaHash": d.schema_hash,
-        "outputSchemaHash": output_hash,
-        "annotations": d.annotations,
-        "visibility": d.visibility,
-        "invokability": d.invokability,
-        "approval": d.approval,
-        "timeoutMs": d.timeout_ms,
-        "role": d.role,
-        "usage": d.usage,
-    });
+    let mut fields: Vec<(&str, Piece)> = vec![
+        ("name", Piece::Text(&d.name)),
+        ("localName", Piece::Text(&d.local_name)),
+        ("title", Piece::Text(&d.title)),
+        ("description", Piece::Text(&d.description)),
+        ("aliases", json(serde_json::to_value(&d.aliases))),
+        ("source", json(serde_json::to_value(d.source))),
+        ("provider", json(serde_json::to_value(&d.provider))),
+        ("trust", json(serde_json::to_value(d.trust))),
+        ("permissions", json(serde_json::to_value(&d.permissions))),
+        ("inputSchemaHash", Piece::Text(&d.schema_hash)),
+        ("outputSchemaHash", json(serde_json::to_value(&output_hash))),
+        ("annotations", json(serde_json::to_value(&d.annotations))),
+        ("visibility", json(serde_json::to_value(d.visibility))),
+        ("invokability", json(serde_json::to_value(d.invokability))),
+        ("approval", json(serde_json::to_value(d.approval))),
+        ("timeoutMs", json(serde_json::to_value(d.timeout_ms))),
+        ("role", json(serde_json::to_value(d.role))),
+        ("usage", json(serde_json::to_value(&d.usage))),
+    ];
     if d.schema_missing {
         // Only when set, so versions of tools with a schema stay as they were.
-        fields["schemaMissing"] = Value::Bool(true);
+        fields.push(("schemaMissing", Piece::Json(Value::Bool(true))));
     }
-    json_digest(&fields)
+    fields.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let mut sink = HashSink::default();
+    sink.put("{");
+    for (i, (key, piece)) in fields.iter().enumerate() {
+        if i > 0 {
+            sink.put(",");
+        }
+        json_string_into(key, &mut sink);
+        sink.put(":");
+        match piece {
+            Piece::Text(t) => json_string_into(t, &mut sink),
+            Piece::Json(v) => canonical_json_into(v, &mut sink),
+        }
+    }
+    sink.put("}");
+    digest_text(&sink.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The version as it was computed before it was streamed: via a `json!` object.
+    fn json_version(d: &ToolDescriptor) -> String {
+        let output_hash = d.output_schema.as_ref().map(json_digest);
+        let mut fields = json!({
+            "name": d.name,
+            "localName": d.local_name,
+            "title": d.title,
+            "description": d.description,
+            "aliases": d.aliases,
+            "source": d.source,
+            "provider": d.provider,
+            "trust": d.trust,
+            "permissions": d.permissions,
+            "inputSchemaHash": d.schema_hash,
+            "outputSchemaHash": output_hash,
+            "annotations": d.annotations,
+            "visibility": d.visibility,
+            "invokability": d.invokability,
+            "approval": d.approval,
+            "timeoutMs": d.timeout_ms,
+            "role": d.role,
+            "usage": d.usage,
+        });
+        if d.schema_missing {
+            // Only when set, so versions of tools with a schema stay as they were.
+            fields["schemaMissing"] = Value::Bool(true);
+        }
+        json_digest(&fields)
+    }
+
+    #[test]
+    fn streamed_version_equals_the_json_object_digest() {
+        let specs = [
+            json!({"name": "a", "description": "d\n\"q\"", "provider": {"id": "p"}, "source": "mcp"}),
+            json!({"name": "p/b", "title": "B é", "description": "", "aliases": ["z", "y"],
+                   "provider": {"id": "p", "displayName": "P"}, "source": "native",
+                   "permissions": ["fs.read"], "timeoutMs": 5, "usage": "u",
+                   "annotations": {"readOnlyHint": true},
+                   "inputSchema": {"type": "object", "properties": {"x": {"type": "number", "minimum": 1.5}}},
+                   "outputSchema": {"type": "object"}}),
+            json!({"name": "c", "description": "no schema", "provider": {"id": "p"}, "source": "skill",
+                   "inputSchema": null}),
+        ];
+        let (metas, pool) = (MetaCache::default(), SchemaPool::default());
+        for spec in specs {
+            let spec = parse_spec_owned(spec).expect("spec");
+            let (d, _) = normalise(spec, &metas, &pool).expect("valid");
+            assert_eq!(d.version, json_version(&d), "{}", d.name);
+        }
+    }
 }
