@@ -9,7 +9,7 @@
 //! The per-document length norms depend on the average lengths and are
 //! re-derived by [`Store::refresh`] (one multiply-add per document and field).
 
-use super::text::{exact_key, terms};
+use super::text::{each_term, exact_key};
 use crate::descriptor::ToolDescriptor;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -57,6 +57,8 @@ pub(super) struct Store {
     pub vocab: BTreeMap<String, u32>,
     /// Term → id, for exact look-ups.
     ids: HashMap<String, u32>,
+    /// Id → term (empty for a free id).
+    terms: Vec<String>,
     postings: Vec<Vec<Posting>>,
     free_terms: Vec<u32>,
     /// Exact counts that do not fit a byte: (term, doc) → counts.
@@ -145,7 +147,7 @@ impl Store {
                 (self.docs.len() - 1) as u32
             }
         };
-        let (counts, lens) = count_terms(fields);
+        let (counts, lens) = self.count_terms(fields, true);
         self.put_postings(slot, counts);
         self.put_keys(slot, keys);
         self.live += 1;
@@ -164,12 +166,13 @@ impl Store {
         weight: f32,
     ) {
         let (tool, fields, keys) = new;
-        let (old_counts, _) = count_terms(old.0);
-        let (counts, lens) = count_terms(fields);
-        self.drop_postings(
-            slot,
-            old_counts.into_keys().filter(|t| !counts.contains_key(t)),
-        );
+        let (old_counts, _) = self.count_terms(old.0, false);
+        let (counts, lens) = self.count_terms(fields, true);
+        let gone = old_counts
+            .into_iter()
+            .map(|(id, _)| id)
+            .filter(|id| counts.binary_search_by_key(id, |c| c.0).is_err());
+        self.drop_postings(slot, gone.collect());
         self.put_postings(slot, counts);
         self.drop_keys(slot, old.1);
         self.put_keys(slot, keys);
@@ -185,7 +188,8 @@ impl Store {
         for (sum, len) in self.len_sum.iter_mut().zip(doc.lens) {
             *sum -= u64::from(len);
         }
-        self.drop_postings(slot, count_terms(fields).0.into_keys());
+        let (counts, _) = self.count_terms(fields, false);
+        self.drop_postings(slot, counts.into_iter().map(|(id, _)| id).collect());
         self.drop_keys(slot, keys);
         self.live -= 1;
         self.by_name.remove(&doc.tool.name);
@@ -208,9 +212,8 @@ impl Store {
     }
 
     /// Write (or overwrite) the postings of `slot` for these term counts.
-    fn put_postings(&mut self, slot: u32, counts: HashMap<String, [u16; FIELDS]>) {
-        for (term, tf) in counts {
-            let id = self.term_id(term);
+    fn put_postings(&mut self, slot: u32, counts: Vec<(u32, [u16; FIELDS])>) {
+        for (id, tf) in counts {
             let mut small = [0u8; FIELDS];
             let mut mask = 0u8;
             for f in 0..FIELDS {
@@ -237,18 +240,18 @@ impl Store {
         }
     }
 
-    /// Remove the postings of `slot` for these terms; a term left with none leaves the vocabulary.
-    fn drop_postings(&mut self, slot: u32, terms: impl Iterator<Item = String>) {
-        for term in terms {
-            let Some(&id) = self.ids.get(&term) else {
+    /// Remove the postings of `slot` for these term ids; a term left with none leaves the vocabulary.
+    fn drop_postings(&mut self, slot: u32, ids: Vec<u32>) {
+        for id in ids {
+            let Some(list) = self.postings.get_mut(id as usize) else {
                 continue;
             };
-            let list = &mut self.postings[id as usize];
             if let Ok(at) = list.binary_search_by_key(&slot, |p| p.doc) {
                 list.remove(at);
             }
             self.big_tf.remove(&(id, slot));
             if list.is_empty() {
+                let term = std::mem::take(&mut self.terms[id as usize]);
                 self.vocab.remove(&term);
                 self.ids.remove(&term);
                 self.free_terms.push(id);
@@ -281,20 +284,61 @@ impl Store {
         self.ids.get(term).copied()
     }
 
-    fn term_id(&mut self, term: String) -> u32 {
-        if let Some(id) = self.ids.get(&term) {
+    /// The id of a term, added to the vocabulary (with no postings yet) when new.
+    fn term_id(&mut self, term: &str) -> u32 {
+        if let Some(id) = self.ids.get(term) {
             return *id;
         }
         let id = match self.free_terms.pop() {
             Some(id) => id,
             None => {
                 self.postings.push(Vec::new());
+                self.terms.push(String::new());
                 (self.postings.len() - 1) as u32
             }
         };
-        self.ids.insert(term.clone(), id);
-        self.vocab.insert(term, id);
+        self.terms[id as usize] = term.to_string();
+        self.ids.insert(term.to_string(), id);
+        self.vocab.insert(term.to_string(), id);
         id
+    }
+
+    /// Per-term counts per field (sorted by term id), and terms per field.
+    /// New terms join the vocabulary when `add` is set, else they are skipped
+    /// (a tool being removed has every term indexed already).
+    fn count_terms(
+        &mut self,
+        fields: &[String; FIELDS],
+        add: bool,
+    ) -> (Vec<(u32, [u16; FIELDS])>, [u32; FIELDS]) {
+        let mut seen: Vec<(u32, u8)> = Vec::new();
+        let mut lens = [0u32; FIELDS];
+        for (f, text) in fields.iter().enumerate() {
+            each_term(text, |term| {
+                lens[f] += 1;
+                let id = if add {
+                    Some(self.term_id(term))
+                } else {
+                    self.id(term)
+                };
+                if let Some(id) = id {
+                    seen.push((id, f as u8));
+                }
+            });
+        }
+        seen.sort_unstable();
+        let mut counts: Vec<(u32, [u16; FIELDS])> = Vec::new();
+        for (id, f) in seen {
+            match counts.last_mut() {
+                Some((last, c)) if *last == id => c[f as usize] = c[f as usize].saturating_add(1),
+                _ => {
+                    let mut c = [0u16; FIELDS];
+                    c[f as usize] = 1;
+                    counts.push((id, c));
+                }
+            }
+        }
+        (counts, lens)
     }
 
     /// Re-derive every document's length norms from the current averages
@@ -314,20 +358,6 @@ impl Store {
         }
         self.stale = false;
     }
-}
-
-/// Per-term counts per field, and terms per field.
-fn count_terms(fields: &[String; FIELDS]) -> (HashMap<String, [u16; FIELDS]>, [u32; FIELDS]) {
-    let mut counts: HashMap<String, [u16; FIELDS]> = HashMap::new();
-    let mut lens = [0u32; FIELDS];
-    for (f, text) in fields.iter().enumerate() {
-        for term in terms(text) {
-            lens[f] += 1;
-            let c = counts.entry(term).or_insert([0; FIELDS]);
-            c[f] = c[f].saturating_add(1);
-        }
-    }
-    (counts, lens)
 }
 
 /// The exact-match keys of a tool: name, local name, `provider/name`, aliases.

@@ -39,15 +39,17 @@ pub const STEP_JOINERS: &[&str] = &["and", "then", "after", "afterwards", "also"
 
 /// Light English stemmer (plural, -ing, -ed, final -e); stable for docs and queries alike.
 pub fn stem(word: &str) -> String {
-    stem_owned(word.to_string())
+    let mut w = word.to_string();
+    stem_in_place(&mut w);
+    w
 }
 
-/// [`stem`] of an owned word, in place.
-fn stem_owned(mut w: String) -> String {
-    let n = w.chars().count();
-    if n <= 3 || !w.is_ascii() {
-        return w;
+/// [`stem`] in place (only ever shortens the word or swaps its last letters).
+fn stem_in_place(w: &mut String) {
+    if !w.is_ascii() || w.len() <= 3 {
+        return; // non-ASCII words are never stemmed; ASCII length is char count
     }
+    let n = w.len();
     if w.ends_with("ies") && n > 4 {
         w.truncate(w.len() - 3);
         w.push('y');
@@ -71,24 +73,32 @@ fn stem_owned(mut w: String) -> String {
     if w.len() > 4 && w.ends_with('e') {
         w.truncate(w.len() - 1);
     }
-    w
 }
 
 /// Split text into raw lower-case words (identifiers split, diacritics folded).
 pub fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    each_word(text, |w| out.push(std::mem::take(w)));
+    out
+}
+
+/// Call `f` with each raw word of `text` in a reused buffer (what [`words`]
+/// returns, without a string per word); `f` may change or take the word.
+fn each_word(text: &str, f: impl FnMut(&mut String)) {
     // NFKC, NFD and combining-mark removal leave ASCII unchanged: skip them
     // for the common case (tool names, descriptions and most queries).
     if text.is_ascii() {
-        return split_words(text.chars());
+        return split_words(text.chars(), f);
     }
     let folded = text.nfkc().collect::<String>();
-    split_words(folded.nfd().filter(|c| !is_combining_mark(*c)))
+    split_words(folded.nfd().filter(|c| !is_combining_mark(*c)), f)
 }
 
-/// Split already-folded characters into lower-case words.
-fn split_words(chars: impl Iterator<Item = char>) -> Vec<String> {
-    let mut out = Vec::new();
+/// Split already-folded characters into lower-case words, at most 4096
+/// (plus the word being read when the limit is reached).
+fn split_words(chars: impl Iterator<Item = char>, mut f: impl FnMut(&mut String)) {
     let mut cur = String::new();
+    let mut n = 0usize;
     let mut prev: Option<char> = None;
     for ch in chars {
         if ch.is_alphanumeric() {
@@ -100,24 +110,31 @@ fn split_words(chars: impl Iterator<Item = char>) -> Vec<String> {
                 None => false,
             };
             if boundary && !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
+                f(&mut cur);
+                cur.clear();
+                n += 1;
             }
-            cur.extend(ch.to_lowercase());
+            if ch.is_ascii() {
+                cur.push(ch.to_ascii_lowercase());
+            } else {
+                cur.extend(ch.to_lowercase());
+            }
             prev = Some(ch);
         } else {
             if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
+                f(&mut cur);
+                cur.clear();
+                n += 1;
             }
             prev = None;
         }
-        if out.len() >= 4096 {
+        if n >= 4096 {
             break;
         }
     }
     if !cur.is_empty() {
-        out.push(cur);
+        f(&mut cur);
     }
-    out
 }
 
 /// True for a stopword.
@@ -127,11 +144,19 @@ pub fn is_stopword(w: &str) -> bool {
 
 /// Index terms of a text: words without stopwords, stemmed.
 pub fn terms(text: &str) -> Vec<String> {
-    words(text)
-        .into_iter()
-        .filter(|w| !is_stopword(w))
-        .map(stem_owned)
-        .collect()
+    let mut out = Vec::new();
+    each_term(text, |t| out.push(t.to_string()));
+    out
+}
+
+/// Call `f` with each index term of `text` ([`terms`] without a string per term).
+pub fn each_term(text: &str, mut f: impl FnMut(&str)) {
+    each_word(text, |w| {
+        if !is_stopword(w) {
+            stem_in_place(w);
+            f(w);
+        }
+    });
 }
 
 /// The verb family of a raw word, if any.
@@ -171,6 +196,24 @@ mod tests {
     }
 
     #[test]
+    fn terms_are_the_stemmed_words_that_are_not_stopwords() {
+        let long = "word ".repeat(5000) + "tail";
+        for text in [
+            "Creating the GitHub issues, then releases: entries of Crème brûlée ÅNGSTRÖM",
+            "HTTPServer2xx_getURL/v1.2 and running passed fizzled buzzing",
+            long.as_str(),
+        ] {
+            let slow: Vec<String> = words(text)
+                .into_iter()
+                .filter(|w| !is_stopword(w))
+                .map(|w| stem(&w))
+                .collect();
+            assert_eq!(terms(text), slow, "{text:?}");
+        }
+        assert_eq!(words(&long).len(), 4096);
+    }
+
+    #[test]
     fn ascii_fast_path_matches_the_normalising_path() {
         let all: String = (0u8..128).map(char::from).collect();
         for text in [
@@ -180,7 +223,10 @@ mod tests {
             "",
         ] {
             let folded = text.nfkc().collect::<String>();
-            let slow = split_words(folded.nfd().filter(|c| !is_combining_mark(*c)));
+            let mut slow = Vec::new();
+            split_words(folded.nfd().filter(|c| !is_combining_mark(*c)), |w| {
+                slow.push(std::mem::take(w))
+            });
             assert_eq!(words(text), slow, "{text:?}");
             let key = text.trim().nfkc().collect::<String>().to_lowercase();
             assert_eq!(exact_key(text), key, "{text:?}");
