@@ -9,6 +9,10 @@
 //! one in another key order shares the check and validator, not the copy
 //! ([`same_order`]). The pool holds weak references only: a schema and its
 //! compiled validator go away with the last tool that uses them.
+//!
+//! A schema is looked up by a fast 64-bit hash of its canonical JSON and
+//! confirmed by comparing values ([`canonical_eq`]), so a schema already in
+//! use costs no SHA-256: its digest is taken from the shared entry.
 
 use crate::validate::SchemaValidator;
 use serde_json::Value;
@@ -17,7 +21,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::{Arc, Weak};
 
-type Slot = (Weak<Value>, crate::validate::WeakValidator);
+/// A shared schema, its validator and its `sha256:` canonical digest.
+type Slot = (Weak<Value>, crate::validate::WeakValidator, String);
 
 /// Schemas by canonical digest, shared by clones of the registry.
 #[derive(Clone, Default)]
@@ -25,7 +30,8 @@ pub struct SchemaPool(Rc<RefCell<Pool>>);
 
 #[derive(Default)]
 struct Pool {
-    by_digest: HashMap<String, Slot>,
+    /// Fast canonical hash → the live schemas with it (almost always one).
+    by_hash: HashMap<u64, Vec<Slot>>,
     /// Size after the last sweep of dead entries.
     swept: usize,
 }
@@ -36,27 +42,72 @@ impl std::fmt::Debug for SchemaPool {
     }
 }
 
+/// A std hasher fed with canonical JSON.
+struct FastSink(std::collections::hash_map::DefaultHasher);
+
+impl crate::hash::Sink for FastSink {
+    fn put(&mut self, s: &str) {
+        std::hash::Hasher::write(&mut self.0, s.as_bytes());
+    }
+}
+
+/// The pool's key of a schema: a fast hash of its canonical JSON (fixed keys:
+/// equal schemas hash equally in every pool).
+pub fn fast_hash(schema: &Value) -> u64 {
+    let mut sink = FastSink(std::collections::hash_map::DefaultHasher::new());
+    crate::hash::canonical_json_into(schema, &mut sink);
+    std::hash::Hasher::finish(&sink.0)
+}
+
 impl SchemaPool {
-    /// The shared copy and validator of a schema already checked and in use.
-    pub fn get(&self, digest: &str) -> Option<(Arc<Value>, SchemaValidator)> {
+    /// The shared copy, validator and digest of a schema already checked and
+    /// in use, by its [`fast_hash`] and canonical equality.
+    pub fn get(&self, key: u64, schema: &Value) -> Option<(Arc<Value>, SchemaValidator, String)> {
         let pool = self.0.borrow();
-        let (schema, validator) = pool.by_digest.get(digest)?;
-        Some((schema.upgrade()?, SchemaValidator::upgrade(validator)?))
+        pool.by_hash.get(&key)?.iter().find_map(|(s, v, digest)| {
+            let shared = s.upgrade()?;
+            let validator = SchemaValidator::upgrade(v)?;
+            canonical_eq(&shared, schema).then(|| (shared, validator, digest.clone()))
+        })
     }
 
     /// Share a checked schema from now on; returns the shared copy and its validator.
-    pub fn insert(&self, digest: String, schema: Value) -> (Arc<Value>, SchemaValidator) {
+    pub fn insert(&self, key: u64, digest: String, schema: Value) -> (Arc<Value>, SchemaValidator) {
         let schema = Arc::new(schema);
         let validator = SchemaValidator::default();
         let mut pool = self.0.borrow_mut();
-        if pool.by_digest.len() > 2 * pool.swept + 64 {
-            pool.by_digest
-                .retain(|_, (s, v)| s.strong_count() > 0 && v.strong_count() > 0);
-            pool.swept = pool.by_digest.len();
+        if pool.by_hash.len() > 2 * pool.swept + 64 {
+            pool.by_hash.retain(|_, slots| {
+                slots.retain(|(s, v, _)| s.strong_count() > 0 && v.strong_count() > 0);
+                !slots.is_empty()
+            });
+            pool.swept = pool.by_hash.len();
         }
-        pool.by_digest
-            .insert(digest, (Arc::downgrade(&schema), validator.downgrade()));
+        let slots = pool.by_hash.entry(key).or_default();
+        slots.retain(|(s, v, _)| s.strong_count() > 0 && v.strong_count() > 0);
+        slots.push((Arc::downgrade(&schema), validator.downgrade(), digest));
         (schema, validator)
+    }
+}
+
+/// True when `a` and `b` have the same canonical JSON: `==` (which ignores
+/// key order), except that floats compare by bits (`0.0` and `-0.0` are
+/// written differently, so they must not share a digest).
+pub fn canonical_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, va)| y.get(k).is_some_and(|vb| canonical_eq(va, vb)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(va, vb)| canonical_eq(va, vb))
+        }
+        (Value::Number(x), Value::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(fx), Some(fy)) if x.is_f64() && y.is_f64() => fx.to_bits() == fy.to_bits(),
+            _ => x == y,
+        },
+        _ => a == b,
     }
 }
 
@@ -79,8 +130,30 @@ pub fn same_order(a: &Value, b: &Value) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::same_order;
+    use super::{canonical_eq, fast_hash, same_order};
+    use crate::hash::canonical_json;
     use serde_json::json;
+
+    #[test]
+    fn canonical_equality_is_equal_canonical_text() {
+        let vals = [
+            json!({"a": 1, "b": [0.0, {"c": "x"}]}),
+            json!({"b": [0.0, {"c": "x"}], "a": 1}),
+            json!({"a": 1, "b": [-0.0, {"c": "x"}]}),
+            json!({"a": 1.0, "b": [0.0, {"c": "x"}]}),
+            json!({"a": 1, "b": [0.0, {"c": "y"}]}),
+            json!({"a": 1, "b": [0.0, {"c": "x"}], "d": null}),
+        ];
+        for x in &vals {
+            for y in &vals {
+                let same = canonical_json(x) == canonical_json(y);
+                assert_eq!(canonical_eq(x, y), same, "{x} {y}");
+                if same {
+                    assert_eq!(fast_hash(x), fast_hash(y));
+                }
+            }
+        }
+    }
 
     #[test]
     fn key_order_counts() {

@@ -6,7 +6,7 @@ use crate::descriptor::{
 };
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::json_digest;
-use crate::schemas::{same_order, SchemaPool};
+use crate::schemas::{fast_hash, same_order, SchemaPool};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -291,12 +291,13 @@ pub fn normalise(
     let input_schema = spec
         .input_schema
         .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
-    let schema_hash = json_digest(&input_schema);
-    // A schema in use by another tool passed the same checks already.
-    let (input_schema, validator) = match pool.get(&schema_hash) {
+    let key = fast_hash(&input_schema);
+    // A schema in use by another tool passed the same checks already (and
+    // its digest was taken then).
+    let (input_schema, validator, schema_hash) = match pool.get(key, &input_schema) {
         // The same schema in another key order: shared checks, its own copy.
-        Some((shared, validator)) if !same_order(&shared, &input_schema) => {
-            (Arc::new(input_schema), validator)
+        Some((shared, validator, digest)) if !same_order(&shared, &input_schema) => {
+            (Arc::new(input_schema), validator, digest)
         }
         Some(shared) => shared,
         None => {
@@ -304,7 +305,9 @@ pub fn normalise(
             check_input_root(&tool, &input_schema)?;
             crate::schema_check::check_compilable(&input_schema)
                 .map_err(|u| uncompilable(&tool, u))?;
-            pool.insert(schema_hash.clone(), input_schema)
+            let digest = json_digest(&input_schema);
+            let (schema, validator) = pool.insert(key, digest.clone(), input_schema);
+            (schema, validator, digest)
         }
     };
     if let Some(out) = &spec.output_schema {
