@@ -35,12 +35,21 @@ const LEXICON: f32 = 0.6;
 const LEXICON_IDF_CAP: f32 = 4.0;
 /// Score a tool gains per kind of entity in the request its parameters take.
 const FIT: f32 = 2.0;
+/// Score per IDF unit a tool gains when the request names one of its schema
+/// fields exactly as written (`maintainer_can_modify`, `jsonOptions`).
+const FIELD_NAME: f32 = 0.5;
 /// Multiplier for tools whose name or title carries a word the request excludes.
 const NEGATED: f32 = 0.4;
 /// Least coverage of the request by the best hit below which nothing fits
 /// (together with: no request word in the best hit's name or title).
 /// Calibrated on the dev half of benchmarks/quality for precision first.
 const NOTHING_FITS: f32 = 0.1;
+/// Coverage below which a request most of whose content words (at least
+/// [`UNKNOWN_WORDS`]) no tool uses at all fits nothing: it names things the
+/// catalog has no words for. Calibrated on the dev half, precision first.
+const NOTHING_FITS_UNKNOWN: f32 = 0.25;
+/// Fewest content words unknown to every tool for [`NOTHING_FITS_UNKNOWN`].
+const UNKNOWN_WORDS: usize = 2;
 /// Skills and slash commands cannot be called as tools: when words match a
 /// callable tool about as well, the callable one ranks first (exact names
 /// still win outright).
@@ -67,6 +76,9 @@ pub struct Ranking {
     pub hits: Vec<SearchHit>,
     /// True when no tool clears the bar of a real match (see [`SearchIndex::search_all`]).
     pub nothing_fits: bool,
+    /// IDF-weighted share of the request's content words the best hit
+    /// matches (the best over phrasings; 1.0 for an exact name, 0.0 with no hit).
+    pub coverage: f32,
 }
 
 /// One phrasing, scored.
@@ -76,6 +88,8 @@ struct Scored<'a> {
     exact: Option<&'a Vec<(u32, f32, &'static str)>>,
     kinds: Kinds,
     req: Request,
+    /// Identifier-like request words that are some tool's schema field name.
+    fields: Vec<String>,
 }
 
 /// One weighted query term.
@@ -102,6 +116,9 @@ pub struct SearchIndex {
     kinds: Vec<Kinds>,
     /// Per entity kind: the slots whose tools' parameters take it, sorted.
     kind_docs: Vec<Vec<u32>>,
+    /// Per identifier-like schema field name (lower case): the slots whose
+    /// tools' input schemas have it, sorted (see [`field_names`]).
+    field_docs: std::collections::HashMap<String, Vec<u32>>,
 }
 
 /// Per-slot accumulators of one search.
@@ -147,6 +164,54 @@ fn schema_text(schema: &Value, depth: usize, budget: &mut usize, out: &mut Strin
             }
         }
     }
+}
+
+/// Whether a word reads as a code identifier (`snake_case` or `camelCase`):
+/// only those name a schema field exactly (plain words are the BM25F's job).
+fn is_identifier(w: &str) -> bool {
+    let alnum = w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let inner_upper = w.chars().skip(1).any(|c| c.is_ascii_uppercase())
+        && w.chars().any(|c| c.is_ascii_lowercase());
+    alnum && w.len() >= 4 && (w.contains('_') || inner_upper) && !w.starts_with('_')
+}
+
+/// Identifier-like input field names of a tool (nested to depth 3), lower case.
+fn field_names(schema: &Value, depth: usize, budget: &mut usize, out: &mut Vec<String>) {
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return;
+    };
+    for (name, sub) in props {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        if is_identifier(name) {
+            let key = name.to_ascii_lowercase();
+            if !out.contains(&key) {
+                out.push(key);
+            }
+        }
+        if depth < 3 {
+            field_names(sub, depth + 1, budget, out);
+            if let Some(items) = sub.get("items") {
+                field_names(items, depth + 1, budget, out);
+            }
+        }
+    }
+}
+
+/// The identifier-like words of a request, lower case, each once.
+fn identifiers(query: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in query.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        if is_identifier(w) {
+            let key = w.to_ascii_lowercase();
+            if !out.contains(&key) {
+                out.push(key);
+            }
+        }
+    }
+    out
 }
 
 fn fields_of(t: &ToolDescriptor) -> [String; FIELDS] {
@@ -196,6 +261,7 @@ impl SearchIndex {
         let slot = self.store.slot_of(&tool.name);
         match slot.and_then(|s| self.store.doc(s).map(|d| (s, d.tool.clone()))) {
             Some((slot, old)) => {
+                self.set_fields(slot, &old, false);
                 let (old_fields, old_keys) = (fields_of(&old), exact_keys(&old));
                 let new = (tool.clone(), &fields, keys);
                 self.store
@@ -206,6 +272,28 @@ impl SearchIndex {
         // Argument-fit hook: the tool's parameter kinds, computed per tool.
         if let Some(slot) = self.store.slot_of(&tool.name) {
             self.set_kinds(slot, param_kinds(&tool));
+            self.set_fields(slot, &tool, true);
+        }
+    }
+
+    /// Add (or remove) the tool in `slot` under its identifier-like field names.
+    fn set_fields(&mut self, slot: u32, tool: &ToolDescriptor, add: bool) {
+        let mut names = Vec::new();
+        field_names(&tool.input_schema, 0, &mut 64, &mut names);
+        for name in names {
+            if add {
+                let docs = self.field_docs.entry(name).or_default();
+                if let Err(i) = docs.binary_search(&slot) {
+                    docs.insert(i, slot);
+                }
+            } else if let Some(docs) = self.field_docs.get_mut(&name) {
+                if let Ok(i) = docs.binary_search(&slot) {
+                    docs.remove(i);
+                }
+                if docs.is_empty() {
+                    self.field_docs.remove(&name);
+                }
+            }
         }
     }
 
@@ -241,6 +329,7 @@ impl SearchIndex {
         self.store
             .remove(slot, &fields_of(&tool), &exact_keys(&tool));
         self.set_kinds(slot, 0);
+        self.set_fields(slot, &tool, false);
         true
     }
 
@@ -439,6 +528,9 @@ impl SearchIndex {
                     if let Some(k) = self.fit_why(doc, s.kinds) {
                         why.push(k);
                     }
+                    if let Some(f) = self.field_why(doc, &s.fields) {
+                        why.push(f);
+                    }
                     if queries.len() > 1 {
                         why.push(format!("phrasing {}", q + 1));
                     }
@@ -455,8 +547,12 @@ impl SearchIndex {
             from += take;
             window *= 4;
         }
-        let nothing_fits = self.nothing_fits(&scored, &hits);
-        Ranking { hits, nothing_fits }
+        let (nothing_fits, coverage) = self.nothing_fits(&scored, &hits);
+        Ranking {
+            hits,
+            nothing_fits,
+            coverage,
+        }
     }
 
     /// Score every matching document for one phrasing.
@@ -524,6 +620,25 @@ impl SearchIndex {
                 }
             }
         }
+        // Field-name hook: a request that writes a schema field as code
+        // (`maintainer_can_modify`) points at the tools that have it.
+        let mut fields = Vec::new();
+        for key in identifiers(query) {
+            let Some(docs) = self.field_docs.get(&key) else {
+                continue;
+            };
+            let n = self.store.len() as f32;
+            let df = docs.len() as f32;
+            let bonus = FIELD_NAME * (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for d in docs {
+                let s = &mut scores[*d as usize];
+                if *s == 0.0 {
+                    touched.push(*d);
+                }
+                *s += bonus;
+            }
+            fields.push(key);
+        }
         // Multi-step requests: the tool for the first step names its verb in
         // its name or title; tools that do not relate to the first verb at all
         // are unlikely to be the first step.
@@ -584,6 +699,7 @@ impl SearchIndex {
             exact,
             kinds,
             req,
+            fields,
         }
     }
 
@@ -599,6 +715,20 @@ impl SearchIndex {
             .map(|(_, w)| *w)
             .collect();
         Some(format!("takes {}", names.join(", ")))
+    }
+
+    /// `why` entry for fields the request names exactly ("has field maintainer_can_modify").
+    fn field_why(&self, doc: u32, fields: &[String]) -> Option<String> {
+        let has: Vec<&str> = fields
+            .iter()
+            .filter(|f| {
+                self.field_docs
+                    .get(*f)
+                    .is_some_and(|d| d.binary_search(&doc).is_ok())
+            })
+            .map(String::as_str)
+            .collect();
+        (!has.is_empty()).then(|| format!("has field {}", has.join(", ")))
     }
 
     fn why(
@@ -630,18 +760,21 @@ impl SearchIndex {
         out
     }
 
-    /// Whether nothing fits: the best hit matches too little of the request.
+    /// Whether nothing fits, and the best hit's coverage of the request.
     ///
     /// Coverage of the top hit = the IDF-weighted share of the request's
     /// content words (or their lexicon phrases) that it matches; an entity it
-    /// takes counts as one more matched concept. Nothing fits when that share
-    /// is below [`NOTHING_FITS`] and no request word is in its name or title.
-    fn nothing_fits(&self, scored: &[Scored<'_>], hits: &[SearchHit]) -> bool {
+    /// takes counts as one more matched concept. Nothing fits when no request
+    /// word is in its name or title and either that share is below
+    /// [`NOTHING_FITS`], or it is below [`NOTHING_FITS_UNKNOWN`] and in every
+    /// phrasing at least half (and [`UNKNOWN_WORDS`]) of the content words
+    /// are in no tool at all.
+    fn nothing_fits(&self, scored: &[Scored<'_>], hits: &[SearchHit]) -> (bool, f32) {
         let Some(top) = hits.first() else {
-            return true;
+            return (true, 0.0);
         };
         if top.score >= 500.0 {
-            return false; // an exact name
+            return (false, 1.0); // an exact name
         }
         let doc = top.doc as u32;
         let cover = |fields: u8| {
@@ -650,7 +783,20 @@ impl SearchIndex {
                 .map(|s| self.coverage(doc, s, fields))
                 .fold(0f32, f32::max)
         };
-        cover(0xff) < NOTHING_FITS && cover(0b11) == 0.0
+        let all = cover(0xff);
+        let unknown = scored.iter().all(|s| {
+            let content = s.req.words.iter().filter(|w| w.weight >= 1.0);
+            let (n, missing) = content.fold((0, 0), |(n, m), w| {
+                (n + 1, m + usize::from(self.store.id(&w.stem).is_none()))
+            });
+            missing >= UNKNOWN_WORDS && 2 * missing >= n
+        });
+        let bar = if unknown {
+            NOTHING_FITS_UNKNOWN
+        } else {
+            NOTHING_FITS
+        };
+        (all < bar && cover(0b11) == 0.0, all)
     }
 
     /// IDF-weighted share of a phrasing's content words that `doc` matches
