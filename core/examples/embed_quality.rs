@@ -28,7 +28,8 @@ fn runtime() -> Runtime {
     rt
 }
 
-fn fused(rt: &mut Runtime, sid: &str, q: &str) -> (Vec<String>, bool) {
+/// Fused ranking: (names, whether a vector was missing, whether nothing fits).
+fn fused(rt: &mut Runtime, sid: &str, q: &str) -> (Vec<String>, bool, bool) {
     let mut step = rt
         .search_step(sid, &json!({ "query": q }), 1)
         .expect("search");
@@ -42,7 +43,12 @@ fn fused(rt: &mut Runtime, sid: &str, q: &str) -> (Vec<String>, bool) {
                     .expect("resume");
             }
             SearchStep::Done(out) => {
-                return (out.results.into_iter().map(|r| r.name).collect(), missed)
+                let none = out.nothing_fits;
+                return (
+                    out.results.into_iter().map(|r| r.name).collect(),
+                    missed,
+                    none,
+                );
             }
             SearchStep::Prepared(_) => unreachable!("a search never prepares"),
         }
@@ -73,31 +79,30 @@ fn main() {
     // kind/split -> [n, lexical top1, lexical in8, fused top1, fused in8]
     let mut table: BTreeMap<String, [usize; 5]> = BTreeMap::new();
     let mut missing = 0;
-    // Requests no tool fits: how often each ranking returns nothing.
-    let (mut none_n, mut none_lex, mut none_fus) = (0, 0, 0);
+    // "Nothing fits" per split: [requests without gold, flagged by words,
+    // flagged fused, gold requests wrongly flagged by words, fused].
+    let mut none: BTreeMap<String, [usize; 5]> = BTreeMap::new();
     for r in &rows {
         let gold: Vec<&str> = r["gold"]
             .as_array()
             .map(|g| g.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
         let q = r["query"].as_str().unwrap_or_default();
+        let lexical = rt
+            .tool_search(&sid, &json!({ "query": q }), 1)
+            .expect("lexical");
+        let (fus, miss, fus_none) = fused(&mut rt, &sid, q);
+        let nf = none
+            .entry(r["split"].as_str().unwrap_or("?").to_string())
+            .or_default();
+        let at = if gold.is_empty() { 0 } else { 2 };
+        nf[0] += gold.is_empty() as usize;
+        nf[1 + at] += lexical.nothing_fits as usize;
+        nf[2 + at] += fus_none as usize;
         if gold.is_empty() {
-            let lex = rt
-                .tool_search(&sid, &json!({ "query": q }), 1)
-                .expect("lexical");
-            none_n += 1;
-            none_lex += lex.results.is_empty() as usize;
-            none_fus += fused(&mut rt, &sid, q).0.is_empty() as usize;
             continue;
         }
-        let lex: Vec<String> = rt
-            .tool_search(&sid, &json!({ "query": q }), 1)
-            .expect("lexical")
-            .results
-            .into_iter()
-            .map(|x| x.name)
-            .collect();
-        let (fus, miss) = fused(&mut rt, &sid, q);
+        let lex: Vec<String> = lexical.results.into_iter().map(|x| x.name).collect();
         missing += miss as usize;
         let top1 = |v: &[String]| v.first().is_some_and(|n| gold.contains(&n.as_str())) as usize;
         let in8 = |v: &[String]| v.iter().any(|n| gold.contains(&n.as_str())) as usize;
@@ -119,11 +124,14 @@ fn main() {
         }
     }
     println!(
-        "{} requests, {} with gold; {missing} lacked a vector (ranked by what was cached)",
-        rows.len(),
-        rows.len() - none_n
+        "{} requests; {missing} lacked a vector (ranked by what was cached)",
+        rows.len()
     );
-    println!("nothing fits: {none_n} requests; no result from words {none_lex}, fused {none_fus}");
+    for (split, [n, lex, fus, lex_wrong, fus_wrong]) in &none {
+        println!(
+            "nothing fits {split}: {n} requests; flagged by words {lex} (+{lex_wrong} wrongly), fused {fus} (+{fus_wrong} wrongly)"
+        );
+    }
     println!(
         "{:<22} {:>4}  {:>12} {:>12}  {:>12} {:>12}",
         "kind split", "n", "words top1", "words in8", "fused top1", "fused in8"

@@ -21,7 +21,7 @@ use crate::embeddings::{EmbeddingModel, Encoding};
 use crate::error::{Error, ErrorCode, Result};
 use crate::runtime::{unknown_session, Runtime};
 use crate::search::embed::{
-    fuse, meaning_ranking, normalized, similarities, text_key, tool_text, POOL,
+    fuse, meaning_ranking, normalized, nothing_fits, similarities, text_key, tool_text, POOL,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -405,8 +405,8 @@ impl Runtime {
             self.refresh_docs();
             self.refresh_matrix();
         }
-        // With the embedder's meaning ranking, "nothing fits" is the lexical
-        // bar's call only when the lexical ranking stands alone.
+        // With the embedder's meaning ranking, nothing fits when neither
+        // ranking finds a real match (see `embed::nothing_fits`).
         let (mut hits, nothing_fits) = {
             let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
             let accept = self.search_filter(session, input);
@@ -419,7 +419,8 @@ impl Runtime {
                     let meaning = meaning_ranking(&sims, &accept, &tie);
                     let lexical = self.index.search_all(&input.phrasings(), POOL, &accept);
                     let exact = self.index.exact_docs(&input.query);
-                    (fuse(lexical.hits, &meaning, &exact, limit, &tie), false)
+                    let none = nothing_fits(&meaning, lexical.coverage);
+                    (fuse(lexical.hits, &meaning, &exact, limit, &tie), none)
                 }
                 _ => {
                     let r = self.index.search_all(&input.phrasings(), limit, &accept);
