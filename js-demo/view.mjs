@@ -82,8 +82,14 @@ export function renderSearch(out) {
   const list = $("#search-results");
   if (!out) return list.replaceChildren();
   if (out.error) return list.replaceChildren(h("li", { class: "error" }, out.error));
-  if (!out.results.length) return list.replaceChildren(h("li", { class: "hint" }, "No matching tools."));
+  // When no tool clears the bar, tool_search says so (nothingFits) with a hint
+  // on where to browse instead; the few weak guesses it keeps follow it.
+  const note = out.nothingFits
+    ? [h("li", { class: "nothing-fits", role: "note" }, h("strong", {}, "Nothing fits. "), out.hint ?? "")]
+    : [];
+  if (!out.results.length && !note.length) return list.replaceChildren(h("li", { class: "hint" }, "No matching tools."));
   list.replaceChildren(
+    ...note,
     ...out.results.map((r) =>
       h(
         "li",

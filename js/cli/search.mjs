@@ -60,6 +60,8 @@ export async function searchCommand({ HolarynRuntime }, opts) {
   const lines = [
     `${info.tools} tools from ${info.files} file(s), index built in ${info.indexMs.toFixed(1)} ms; "${query}" in ${us.toFixed(1)} µs`,
   ];
+  // When no tool clears the bar, say so first, with the hint on where to browse.
+  if (out.nothingFits) lines.push(`nothing fits: ${out.hint ?? "no tool clears the bar"}`);
   out.results.forEach((r, i) => {
     lines.push(`${String(i + 1).padStart(2)}. ${r.name}  [${r.source} · ${r.provider} · ${r.state}]`);
     if (r.summary) lines.push(`    ${r.summary}`);
