@@ -323,6 +323,49 @@ fn nothing_fits_is_flagged_with_a_hint_and_few_results() {
     );
 }
 
+#[test]
+fn a_field_written_as_code_points_at_the_tools_that_have_it() {
+    let (mut rt, sid) = runtime(false);
+    let out = rt
+        .tool_search(
+            &sid,
+            &json!({"query": "maintainer_can_modify true, base main"}),
+            1,
+        )
+        .expect("search");
+    let first = &out.results[0];
+    assert_eq!(first.name, "github/create_pull_request", "{:?}", out.results);
+    assert!(
+        first.why.iter().any(|w| w == "has field maintainer_can_modify"),
+        "{:?}",
+        first.why
+    );
+    // Plain words are not field names: no "has field" for "base".
+    let out = rt
+        .tool_search(&sid, &json!({"query": "base main"}), 1)
+        .expect("search");
+    assert!(out
+        .results
+        .iter()
+        .all(|r| r.why.iter().all(|w| !w.starts_with("has field"))));
+}
+
+#[test]
+fn a_request_in_words_no_tool_uses_fits_nothing() {
+    let (mut rt, sid) = runtime(false);
+    for q in QUERY_NOTHING {
+        let out = rt.tool_search(&sid, &json!({ "query": q }), 1).expect("q");
+        assert!(out.nothing_fits, "{q}: {:?}", out.results);
+        assert!(out.results.len() <= 3, "{q}");
+    }
+}
+
+/// Requests whose content words are mostly in no tool of the fixtures.
+const QUERY_NOTHING: [&str; 2] = [
+    "vacuum the hallway carpet",
+    "water the tomato plants in the greenhouse",
+];
+
 /// `cargo test -p holaryn-core --test search_ranking explain -- --ignored --nocapture` with QUERY=…
 #[test]
 #[ignore]

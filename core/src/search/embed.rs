@@ -245,6 +245,14 @@ mod tests {
     }
 
     #[test]
+    fn nothing_fits_needs_both_rankings_to_miss() {
+        assert!(nothing_fits(&[(1, 0.1)], 0.2));
+        assert!(nothing_fits(&[], 0.0));
+        assert!(!nothing_fits(&[(1, 0.5)], 0.2), "a close meaning");
+        assert!(!nothing_fits(&[(1, 0.1)], 0.9), "a lexical match");
+    }
+
+    #[test]
     fn normalized_refuses_bad_vectors() {
         assert_eq!(normalized(&[3.0, 4.0], 2), Some(vec![0.6, 0.8]));
         assert_eq!(normalized(&[1.0], 2), None);

@@ -28,8 +28,11 @@ const FIRST_VERB: f32 = 1.6;
 /// Multiplier for tools that match none of the first action verb's family.
 const NO_VERB: f32 = 0.6;
 const LATER_VERB: f32 = 0.45;
-/// Weight of a tool word the concept lexicon adds for an everyday phrase.
-const LEXICON: f32 = 0.6;
+/// Weight of a tool word the concept lexicon adds for an everyday phrase
+/// (1.0, as a typed word, capped by [`LEXICON_IDF_CAP`]: tuned on the dev half;
+/// was 0.6, which let long descriptions' literal matches outrank the tool the
+/// phrase names).
+const LEXICON: f32 = 1.0;
 /// Largest IDF a lexicon word counts with (a rare tool word must not outweigh
 /// the words the user typed).
 const LEXICON_IDF_CAP: f32 = 4.0;

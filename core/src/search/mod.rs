@@ -5,7 +5,7 @@
 //! 3.0, title 2.0, description 1.0, permissions 1.2, provider 1.0, schema
 //! property names and descriptions 0.6, source 0.5. Exact canonical names,
 //! aliases and provider-qualified names rank first. Query words are
-//! normalised like documents (see [`text`]); verb-family synonyms count 0.35
+//! normalised like documents (see [`text`]); verb-family synonyms count 0.6
 //! of a literal match; in multi-step requests later action verbs count less
 //! than the first, so "find and read the notes" ranks a finder first.
 //! Ties break by canonical name: deterministic.
