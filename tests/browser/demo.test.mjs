@@ -70,6 +70,14 @@ test("the search box runs tool_search live and shows why", async () => {
   );
 });
 
+test("the search box says when nothing fits, with the hint", async () => {
+  await page.fill("#search", "qwzx vbnm plokij");
+  const note = page.locator("#search-results li.nothing-fits");
+  await note.waitFor();
+  assert.match(await note.textContent(), /^Nothing fits\. .*tool_list/);
+  await page.fill("#search", "");
+});
+
 test("denying a tool in the policy turns its row denied and emits tool_registry_changed", async () => {
   const before = await page.locator("#activity li.ev-registry").count();
   await policy(`{"deny": ["stripe/*", "heroku/*", "slash_command:deploy", "read_file"]}`);
