@@ -334,9 +334,16 @@ fn a_field_written_as_code_points_at_the_tools_that_have_it() {
         )
         .expect("search");
     let first = &out.results[0];
-    assert_eq!(first.name, "github/create_pull_request", "{:?}", out.results);
+    assert_eq!(
+        first.name, "github/create_pull_request",
+        "{:?}",
+        out.results
+    );
     assert!(
-        first.why.iter().any(|w| w == "has field maintainer_can_modify"),
+        first
+            .why
+            .iter()
+            .any(|w| w == "has field maintainer_can_modify"),
         "{:?}",
         first.why
     );
