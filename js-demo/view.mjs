@@ -87,7 +87,8 @@ export function renderSearch(out) {
   const note = out.nothingFits
     ? [h("li", { class: "nothing-fits", role: "note" }, h("strong", {}, "Nothing fits. "), out.hint ?? "")]
     : [];
-  if (!out.results.length && !note.length) return list.replaceChildren(h("li", { class: "hint" }, "No matching tools."));
+  if (!out.results.length && !note.length)
+    return list.replaceChildren(h("li", { class: "hint" }, "No matching tools."));
   list.replaceChildren(
     ...note,
     ...out.results.map((r) =>

@@ -10,11 +10,20 @@ import { root } from "./helpers.mjs";
 
 const bin = join(root, "bin/holaryn.mjs");
 const holaryn = (...args) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
-const tool = (name, description) => ({ name, description, inputSchema: { type: "object", properties: { q: { type: "string" } } } });
+const tool = (name, description) => ({
+  name,
+  description,
+  inputSchema: { type: "object", properties: { q: { type: "string" } } },
+});
 
 function catalog() {
   const file = join(mkdtempSync(join(tmpdir(), "search-")), "tools.json");
-  writeFileSync(file, JSON.stringify({ tools: [tool("send_invoice", "Send an invoice to a customer."), tool("rename_file", "Rename or move a file.")] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      tools: [tool("send_invoice", "Send an invoice to a customer."), tool("rename_file", "Rename or move a file.")],
+    }),
+  );
   return file;
 }
 
