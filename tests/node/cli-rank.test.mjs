@@ -1,7 +1,7 @@
 // `holaryn rank` over catalogs a benchmark brings: a tool named like one of the
 // runtime's own tools is ranked under its file's namespace (and said so on
 // stderr) instead of refusing the catalog; a query the search refuses is one
-// error line and the run goes on.
+// error line and the run goes on. `holaryn search` says when nothing fits (the hint).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -122,4 +122,15 @@ test("search over a single file with a reserved name works too, and a real namin
   const b = holaryn("search", "--catalog", bad, "anything");
   assert.equal(b.status, 2);
   assert.match(b.stderr, /descriptor\.invalid_name/);
+});
+
+test("search prints the hint when nothing fits, and no such line when a tool fits", () => {
+  const { catalog } = workspace();
+  const none = holaryn("search", "--catalog", catalog, "qwzx vbnm plokij");
+  assert.equal(none.status, 0, none.stderr);
+  assert.match(none.stdout, /^nothing fits: .*tool_list/m);
+  const fits = holaryn("search", "--catalog", catalog, "rename a file");
+  assert.equal(fits.status, 0, fits.stderr);
+  assert.doesNotMatch(fits.stdout, /nothing fits/);
+  assert.match(fits.stdout, /1\. rename_file/);
 });
