@@ -41,7 +41,7 @@
 //! action is for the host.
 
 use crate::codes::Code;
-use crate::descriptor::{Source, ToolDescriptor, ToolRole};
+use crate::descriptor::{ApprovalMode, Source, ToolDescriptor, ToolRole};
 use crate::policy::{Decision, Scope};
 use crate::registry::ProviderStatus;
 use serde::{Deserialize, Serialize};
@@ -110,14 +110,54 @@ fn make(state: AvailabilityState, code: Code, reason: String, next: &str) -> Ava
     }
 }
 
-fn approval_reason(tool: &ToolDescriptor) -> &'static str {
-    if tool.role == ToolRole::LegacyScript {
-        "it has ambient process access"
-    } else if tool.annotations.destructive_hint == Some(true) {
-        "it may make destructive changes"
-    } else {
-        "it is marked ask-first"
+/// Why a call must wait for the host's approval: the `reason` the host's
+/// `approve` callback is given, and the words the availability row uses.
+#[derive(Serialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalReason {
+    /// The legacy script: it can reach the host process.
+    AmbientProcessAccess,
+    /// The tool (or its provider) is configured to ask first.
+    AskFirst,
+    /// The tool's annotations say it may make destructive changes.
+    Destructive,
+}
+
+impl ApprovalReason {
+    /// The reason for a tool that asks first ([`ToolDescriptor::asks_first`]).
+    pub fn of(tool: &ToolDescriptor) -> ApprovalReason {
+        if tool.role == ToolRole::LegacyScript {
+            ApprovalReason::AmbientProcessAccess
+        } else if tool.approval == ApprovalMode::Ask {
+            ApprovalReason::AskFirst
+        } else if tool.annotations.destructive_hint == Some(true) {
+            ApprovalReason::Destructive
+        } else {
+            ApprovalReason::AskFirst
+        }
     }
+
+    /// Wire name (`ambient_process_access`, `ask_first`, `destructive`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApprovalReason::AmbientProcessAccess => "ambient_process_access",
+            ApprovalReason::AskFirst => "ask_first",
+            ApprovalReason::Destructive => "destructive",
+        }
+    }
+
+    /// The reason in words ("it may make destructive changes").
+    pub fn text(self) -> &'static str {
+        match self {
+            ApprovalReason::AmbientProcessAccess => "it has ambient process access",
+            ApprovalReason::AskFirst => "it is marked ask-first",
+            ApprovalReason::Destructive => "it may make destructive changes",
+        }
+    }
+}
+
+fn approval_reason(tool: &ToolDescriptor) -> &'static str {
+    ApprovalReason::of(tool).text()
 }
 
 fn hidden(scope: Scope, rule: &Option<String>) -> Availability {

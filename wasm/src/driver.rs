@@ -5,6 +5,7 @@
 use crate::convert;
 use crate::host::{error_message, invoke, race, Host, Raced};
 use crate::shared::Shared;
+use holaryn_core::availability::ApprovalReason;
 use holaryn_core::gate::{
     ApprovalAnswer, CallOutcome, CallState, ExecAnswer, GateStep, HookAnswer, HookPhase,
     ScreenAnswer,
@@ -171,15 +172,7 @@ pub async fn drive(
             }
             GateStep::Approval(r) => {
                 let d = r.call().descriptor();
-                let reason = match d {
-                    Some(d) if d.role == holaryn_core::descriptor::ToolRole::LegacyScript => {
-                        "ambient_process_access"
-                    }
-                    Some(d) if d.approval == holaryn_core::descriptor::ApprovalMode::Ask => {
-                        "ask_first"
-                    }
-                    _ => "destructive",
-                };
+                let reason = d.map(|d| ApprovalReason::of(d).as_str());
                 let arg = request(
                     r.call(),
                     &[
