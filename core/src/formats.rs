@@ -247,7 +247,11 @@ impl Export {
 }
 
 fn bad(msg: &str) -> Error {
-    Error::new(ErrorCode::InputInvalid, msg.to_string()).with_field("toolCall")
+    Error::new(ErrorCode::InputInvalid, msg.to_string())
+        .with_field("toolCall")
+        .with_next_action(
+            "call the tool again with its name and its arguments as one JSON object, e.g. {\"path\": \"a.txt\"}",
+        )
 }
 
 fn str_field<'a>(v: &'a Value, key: &str) -> Result<&'a str> {
@@ -306,28 +310,25 @@ pub fn parse_call(format: Format, call: &Value) -> Result<ModelCall> {
     }
 }
 
-/// Build the provider's tool-result shape for a call.
+/// The provider's tool-result shape for a call ([`crate::content::result_shape`]).
 pub fn result_shape(format: Format, call_id: &str, is_error: bool, content: &Value) -> Value {
-    let text = match content {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+    let r = crate::content::ToolResult {
+        is_error,
+        content: content.clone(),
+        outcome: None,
     };
-    match format {
-        Format::Anthropic => {
-            json!({"type": "tool_result", "tool_use_id": call_id, "content": text, "is_error": is_error})
-        }
-        Format::OpenaiChat => json!({"role": "tool", "tool_call_id": call_id, "content": text}),
-        Format::OpenaiResponses => {
-            json!({"type": "function_call_output", "call_id": call_id, "output": text})
-        }
-        Format::Mcp => {
-            let mut r = json!({"content": [{"type": "text", "text": text}], "isError": is_error});
-            if content.is_object() {
-                r["structuredContent"] = content.clone();
-            }
-            r
-        }
-    }
+    crate::content::result_shape(format, call_id, &r)
+}
+
+/// The call id of a provider-shaped tool call, when it has one (`None` for
+/// MCP, whose results are not addressed by id).
+pub fn call_id_of(format: Format, call: &Value) -> Option<String> {
+    let key = match format {
+        Format::Anthropic | Format::OpenaiChat => "id",
+        Format::OpenaiResponses => "call_id",
+        Format::Mcp => return None,
+    };
+    call.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ pub mod builtin;
 pub mod catalog;
 pub mod code;
 pub mod config;
+pub mod content;
 pub mod descriptor;
 pub mod discovery;
 pub mod embeddings;

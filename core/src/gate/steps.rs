@@ -627,7 +627,7 @@ impl ExecuteRequest {
                 )
             }
             ExecAnswer::Ok { output } => {
-                st.output_bytes = json_len(&output);
+                st.output_bytes = crate::content::model_bytes(&output);
                 st.output = Some(output);
                 if !st.begin_wait(st.callback_timeout_ms, now_ms) {
                     return st.cut_off(rt, Stage::HookAfter, now_ms);
@@ -712,7 +712,7 @@ impl ScreenRequest {
             ScreenAnswer::TimedOut => return st.cut_off(rt, Stage::Screen, now_ms),
             ScreenAnswer::Pass => {}
             ScreenAnswer::Replace { output } => {
-                st.output_bytes = json_len(&output);
+                st.output_bytes = crate::content::model_bytes(&output);
                 st.output = Some(output);
                 if st.output_bytes > st.max_output_bytes {
                     return screen_step(st, rt, now_ms);
