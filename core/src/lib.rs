@@ -30,6 +30,7 @@ pub mod formats;
 pub mod gate;
 pub mod handle;
 pub mod hash;
+pub mod model_call;
 pub mod policy;
 pub mod registry;
 pub mod runtime;

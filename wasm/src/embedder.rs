@@ -82,7 +82,10 @@ fn vectors(v: &JsValue) -> Option<Vec<Vec<f32>>> {
 }
 
 /// Ask the host embedder for one request's vectors.
-async fn answer(shared: &Shared, req: &EmbedRequest) -> Result<Vec<Vec<f32>>, EmbedFailure> {
+pub(crate) async fn answer(
+    shared: &Shared,
+    req: &EmbedRequest,
+) -> Result<Vec<Vec<f32>>, EmbedFailure> {
     let Some(e) = shared.embedder() else {
         return Err(EmbedFailure::NoEmbedder);
     };

@@ -3,12 +3,11 @@
 
 use crate::convert::{from_js, json, json_marked, to_js};
 use crate::driver::drive;
-use crate::errors::{js, to_js as to_js_error};
+use crate::errors::js;
 use crate::host::Host;
 use crate::shared::Shared;
-use holaryn_core::builtin::is_discovery_tool;
-use holaryn_core::formats::{self, Format};
-use holaryn_core::gate::CallStatus;
+use holaryn_core::formats::Format;
+use holaryn_core::model_call::ModelCallStep;
 use holaryn_core::session::PolicyFile;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -246,7 +245,7 @@ impl HolarynSession {
         }))
     }
 
-    /// Dispatch one model tool call (discovery tool or gated call); resolves to `{isError, content}`.
+    /// Dispatch one model tool call (discovery tool or gated call); resolves to `{isError, content, outcome?}`.
     #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
     pub fn dispatch(
         &self,
@@ -256,10 +255,9 @@ impl HolarynSession {
     ) -> Result<js_sys::Promise, JsValue> {
         let args = call_args(args)?;
         let host = self.host_for(host);
-        let (shared, id) = (self.shared.clone(), self.id.clone());
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            to_js(&dispatch(shared, id, name, args, host).await?)
-        }))
+        let now = host.now();
+        let first = self.shared.core()?.dispatch(&self.id, &name, args, now);
+        self.model_call(js(first)?, host)
     }
 
     /// The model-visible tools in a provider format (`anthropic`, `openai_chat`, `openai_responses`, `mcp`), with bytes and wire names.
@@ -271,7 +269,8 @@ impl HolarynSession {
     }
 
     /// Dispatch a provider-shaped tool call (`tool_use` block, chat `tool_calls[i]`, Responses `function_call`,
-    /// or MCP `tools/call` params); resolves to the provider's tool-result shape.
+    /// or MCP `tools/call` params); resolves to the provider's tool-result shape, an error result when the model
+    /// got the call wrong.
     // Typed per format in `types.rs` (`HolarynSession` overloads).
     #[wasm_bindgen(js_name = dispatchModelCall, skip_typescript)]
     pub fn dispatch_model_call(
@@ -282,39 +281,40 @@ impl HolarynSession {
     ) -> Result<js_sys::Promise, JsValue> {
         let format: Format = from_js(format, "format")?;
         let call = json_marked(call, "tool call")?;
-        let parsed = js(formats::parse_call(format, &call))?;
-        // Only a name in the session's current export runs (the core refuses the rest).
-        let target = match self
-            .shared
-            .core_ref()?
-            .model_call_target(&self.id, format, &parsed.name)
-        {
-            Err(e) if e.code == holaryn_core::ErrorCode::SessionUnknown => {
-                return Err(to_js_error(&e))
-            }
-            t => t,
-        };
         let host = self.host_for(host);
-        let (shared, id) = (self.shared.clone(), self.id.clone());
+        let now = host.now();
+        let first = self
+            .shared
+            .core()?
+            .dispatch_model_call(&self.id, format, &call, now);
+        self.model_call(js(first)?, host)
+    }
+
+    /// Drive a model call's steps to its tool result (events delivered first).
+    fn model_call(&self, first: ModelCallStep, host: Host) -> Result<js_sys::Promise, JsValue> {
+        self.shared.flush();
+        let shared = self.shared.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let r = match target {
-                Ok(name) => dispatch(shared, id, name, parsed.arguments, host).await?,
-                Err(e) => {
-                    let now = host.now();
-                    let first = shared.core()?.refuse_call(&id, &e, parsed.arguments, now);
-                    let o = drive(shared.clone(), host, first).await;
-                    shared.flush();
-                    call_result(o?)
-                }
+            let mut step = first;
+            let result = loop {
+                step = match step {
+                    ModelCallStep::Done(v) => break v,
+                    ModelCallStep::Embed(call) => {
+                        let answer = crate::embedder::answer(&shared, call.request()).await;
+                        let now = host.now();
+                        let next = call.resume(&mut *shared.core()?, answer, now);
+                        shared.flush();
+                        next
+                    }
+                    ModelCallStep::Gate(call) => {
+                        let (gate, finish) = call.into_parts();
+                        let outcome = drive(shared.clone(), host.clone(), gate).await;
+                        shared.flush();
+                        ModelCallStep::Done(finish.resume(outcome?))
+                    }
+                };
             };
-            let is_error = r.get("isError").and_then(Value::as_bool).unwrap_or(true);
-            let content = r.get("content").cloned().unwrap_or(Value::Null);
-            to_js(&formats::result_shape(
-                format,
-                &parsed.call_id,
-                is_error,
-                &content,
-            ))
+            to_js(&result)
         }))
     }
 
@@ -347,59 +347,4 @@ async fn gated(
     let outcome = drive(shared.clone(), host, first).await;
     shared.flush();
     outcome
-}
-
-/// One model tool call: a discovery tool runs at once, anything else goes through the gate.
-async fn dispatch(
-    shared: Rc<Shared>,
-    id: String,
-    name: String,
-    args: Value,
-    host: Host,
-) -> Result<Value, JsValue> {
-    if is_discovery_tool(&name) {
-        let now = host.now();
-        let dynamic = shared.core_ref()?.session(&id).map(|s| s.is_dynamic());
-        let r: holaryn_core::Result<Value> = match dynamic {
-            Err(e) => Err(e),
-            Ok(false) => Err(holaryn_core::Error::new(
-                holaryn_core::ErrorCode::ToolUnknown,
-                "discovery tools are off in a static session",
-            )
-            .with_tool(name.clone())),
-            // The embedder, when one is set, is awaited with no borrow held.
-            Ok(true) if name == "tool_search" => {
-                crate::embedder::search(shared.clone(), &id, &args)
-                    .await?
-                    .and_then(|o| to_value(&o))
-            }
-            Ok(true) => {
-                let mut rt = shared.core()?;
-                match name.as_str() {
-                    "tool_list" => rt.tool_list(&id, &args, now).and_then(|o| to_value(&o)),
-                    _ => rt.tool_inspect(&id, &args, now).and_then(|o| to_value(&o)),
-                }
-            }
-        };
-        shared.flush();
-        return Ok(match r {
-            Ok(v) => json!({"isError": false, "content": v}),
-            Err(e) => json!({"isError": true, "content": {"error": e}}),
-        });
-    }
-    Ok(call_result(gated(shared, id, name, args, host).await?))
-}
-
-/// A gate outcome as a `{isError, content, outcome}` tool result.
-fn call_result(o: holaryn_core::gate::CallOutcome) -> Value {
-    if o.status == CallStatus::Ok {
-        json!({"isError": false, "content": o.output, "outcome": o})
-    } else {
-        json!({"isError": true, "content": {"error": {"code": o.code, "message": o.message, "nextAction": o.next_action, "errors": o.errors, "output": o.output}}, "outcome": o})
-    }
-}
-
-fn to_value<T: serde::Serialize>(v: &T) -> holaryn_core::Result<Value> {
-    serde_json::to_value(v)
-        .map_err(|e| holaryn_core::Error::new(holaryn_core::ErrorCode::InputInvalid, e.to_string()))
 }

@@ -1,0 +1,230 @@
+//! Routing one model tool call, sans-IO: what `dispatch(name, args)` and
+//! `dispatchModelCall(format, call)` do, for every binding alike.
+//!
+//! 1. A provider-shaped call is parsed ([`crate::formats::parse_call`]); a
+//!    call the model got wrong (arguments that are not JSON, no name, a name
+//!    not in the session's current export, a stale wire name) is refused at
+//!    the gate's resolve step and answered with the format's error tool
+//!    result, never an error to the host.
+//! 2. A discovery tool runs at once (`tool_search` may first ask the host's
+//!    embedder: [`ModelCallStep::Embed`]); in a static session it is an error
+//!    result.
+//! 3. Anything else goes through the gate ([`ModelCallStep::Gate`]): the host
+//!    drives the [`GateStep`] and hands the outcome to [`Finish::resume`].
+//!
+//! Every result is put in the format's shape by [`crate::content`]. Only host
+//! programming errors are `Err`: an unknown session, and a provider-shaped
+//! call with no call id to address a result to.
+
+use crate::builtin::is_discovery_tool;
+use crate::content::{result_shape, ToolResult};
+use crate::error::{Error, ErrorCode, Result};
+use crate::formats::{self, Format};
+use crate::gate::{CallOutcome, GateStep};
+use crate::runtime::Runtime;
+use crate::semantic::{EmbedFailure, EmbedRequest, SearchStep};
+use serde_json::{json, Value};
+
+/// What a model call needs next.
+#[derive(Debug)]
+#[must_use = "a dropped step loses the model's tool result"]
+#[allow(clippy::large_enum_variant)] // one step at a time, moved along, never stored in bulk
+pub enum ModelCallStep {
+    /// The tool result, in the call's shape.
+    Done(Value),
+    /// `tool_search` wants the host embedder's vectors first.
+    Embed(SearchCall),
+    /// A gated call: drive the gate, then [`Finish::resume`] with its outcome.
+    Gate(GateCall),
+}
+
+/// Where a result goes: a format and call id, or the format-free shape.
+#[derive(Debug, Clone)]
+struct Reply {
+    format: Option<Format>,
+    call_id: String,
+}
+
+impl Reply {
+    fn shape(&self, r: &ToolResult) -> Value {
+        match self.format {
+            Some(f) => result_shape(f, &self.call_id, r),
+            None => r.plain(),
+        }
+    }
+
+    fn outcome(&self, o: CallOutcome) -> ModelCallStep {
+        ModelCallStep::Done(self.shape(&ToolResult::from_outcome(o)))
+    }
+
+    fn gate(self, step: GateStep) -> ModelCallStep {
+        match step {
+            GateStep::Done(o) => self.outcome(o),
+            step => ModelCallStep::Gate(GateCall { step, reply: self }),
+        }
+    }
+
+    fn search(self, step: Result<SearchStep>) -> ModelCallStep {
+        match step {
+            Ok(SearchStep::NeedEmbeddings(req)) => {
+                ModelCallStep::Embed(SearchCall { req, reply: self })
+            }
+            Ok(SearchStep::Done(out)) => {
+                ModelCallStep::Done(self.shape(&ToolResult::ok(json!(out))))
+            }
+            Ok(SearchStep::Prepared(_)) => self.error(&Error::new(
+                ErrorCode::ProtocolInvalidResume,
+                "a search ended without a result",
+            )),
+            Err(e) => self.error(&e),
+        }
+    }
+
+    fn error(&self, e: &Error) -> ModelCallStep {
+        ModelCallStep::Done(self.shape(&ToolResult::error(json!(e))))
+    }
+}
+
+/// A suspension: `tool_search` waits for the host embedder.
+#[derive(Debug)]
+#[must_use = "a dropped step loses the model's tool result"]
+pub struct SearchCall {
+    req: EmbedRequest,
+    reply: Reply,
+}
+
+impl SearchCall {
+    /// The embedding request to answer.
+    pub fn request(&self) -> &EmbedRequest {
+        &self.req
+    }
+
+    /// Resume with the vectors (or why there are none).
+    pub fn resume(
+        self,
+        rt: &mut Runtime,
+        answer: std::result::Result<Vec<Vec<f32>>, EmbedFailure>,
+        now_ms: u64,
+    ) -> ModelCallStep {
+        let next = self.req.resume(rt, answer, now_ms);
+        self.reply.search(next)
+    }
+}
+
+/// A suspension: a call in the gate.
+#[derive(Debug)]
+#[must_use = "a dropped step loses the model's tool result"]
+pub struct GateCall {
+    step: GateStep,
+    reply: Reply,
+}
+
+impl GateCall {
+    /// The gate step to drive, and what turns its outcome into the tool result.
+    pub fn into_parts(self) -> (GateStep, Finish) {
+        (self.step, Finish { reply: self.reply })
+    }
+}
+
+/// The tool result a gated call becomes.
+#[derive(Debug)]
+#[must_use = "a dropped step loses the model's tool result"]
+pub struct Finish {
+    reply: Reply,
+}
+
+impl Finish {
+    /// The gate's outcome as the call's tool result.
+    pub fn resume(self, outcome: CallOutcome) -> Value {
+        self.reply.shape(&ToolResult::from_outcome(outcome))
+    }
+}
+
+impl Runtime {
+    /// One model tool call by name (the format-free path): the result is
+    /// `{isError, content, outcome?}`.
+    pub fn dispatch(
+        &mut self,
+        sid: &str,
+        name: &str,
+        args: Value,
+        now_ms: u64,
+    ) -> Result<ModelCallStep> {
+        self.session(sid)?;
+        let reply = Reply {
+            format: None,
+            call_id: String::new(),
+        };
+        Ok(self.route(sid, name, args, reply, now_ms))
+    }
+
+    /// One provider-shaped model call (`tool_use` block, chat `tool_calls[i]`,
+    /// Responses `function_call`, MCP `tools/call` params); the result is the
+    /// format's tool-result shape.
+    pub fn dispatch_model_call(
+        &mut self,
+        sid: &str,
+        format: Format,
+        call: &Value,
+        now_ms: u64,
+    ) -> Result<ModelCallStep> {
+        self.session(sid)?;
+        let call_id = formats::call_id_of(format, call);
+        let parsed = formats::parse_call(format, call);
+        let call_id = match (&parsed, call_id) {
+            (Ok(p), _) => p.call_id.clone(),
+            (Err(_), Some(id)) => id,
+            (Err(_), None) if format == Format::Mcp => String::new(),
+            (Err(e), None) => {
+                return Err(e
+                    .clone()
+                    .with_next_action("pass the model's tool call object unchanged"))
+            }
+        };
+        let reply = Reply {
+            format: Some(format),
+            call_id,
+        };
+        let parsed = match parsed {
+            Ok(p) => p,
+            Err(e) => return Ok(reply.gate(self.refuse_call(sid, &e, json!({}), now_ms))),
+        };
+        match self.model_call_target(sid, format, &parsed.name) {
+            Ok(name) => Ok(self.route(sid, &name, parsed.arguments, reply, now_ms)),
+            Err(e) if e.code == ErrorCode::SessionUnknown => Err(e),
+            Err(e) => Ok(reply.gate(self.refuse_call(sid, &e, parsed.arguments, now_ms))),
+        }
+    }
+
+    /// A discovery tool at once, anything else into the gate.
+    fn route(
+        &mut self,
+        sid: &str,
+        name: &str,
+        args: Value,
+        reply: Reply,
+        now_ms: u64,
+    ) -> ModelCallStep {
+        if !is_discovery_tool(name) {
+            return reply.gate(self.start_call(sid, name, args, now_ms));
+        }
+        if !self.session(sid).is_ok_and(|s| s.is_dynamic()) {
+            let e = Error::new(
+                ErrorCode::ToolUnknown,
+                "discovery tools are off in a static session",
+            )
+            .with_tool(name)
+            .with_next_action("call a tool by a name from the current tool list");
+            return reply.error(&e);
+        }
+        let out = match name {
+            "tool_search" => return reply.search(self.search_step(sid, &args, now_ms)),
+            "tool_list" => self.tool_list(sid, &args, now_ms).map(|o| json!(o)),
+            _ => self.tool_inspect(sid, &args, now_ms).map(|o| json!(o)),
+        };
+        match out {
+            Ok(v) => ModelCallStep::Done(reply.shape(&ToolResult::ok(v))),
+            Err(e) => reply.error(&e),
+        }
+    }
+}
