@@ -100,7 +100,10 @@ export async function connectMcpProvider(runtime, client, { providerId, qualifyN
         .map((c) => c.text)
         .join("\n");
       if (result.isError) throw new Error(text || "the MCP tool reported an error");
-      return result.structuredContent ?? { content: result.content ?? [], ...(text ? { text } : {}) };
+      // The CallToolResult as the server sent it: the core puts its blocks in each format's shape once.
+      const out = { content: result.content ?? [] };
+      if (result.structuredContent !== undefined) out.structuredContent = result.structuredContent;
+      return out;
     },
   };
 }
