@@ -102,8 +102,8 @@ enum Part {
         mime: String,
         data: String,
     },
-    /// Media no text-only format can carry: `(kind, mime, base64 data length)`.
-    Media(&'static str, String, usize),
+    /// Media no text-only format can carry: `(kind, mime, base64 data)`.
+    Media(&'static str, String, String),
 }
 
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
@@ -138,7 +138,7 @@ fn parts(output: &Value) -> Vec<Part> {
             "audio" => Part::Media(
                 "audio",
                 str_of(b, "mimeType").into(),
-                str_of(b, "data").len(),
+                str_of(b, "data").into(),
             ),
             "resource_link" => Part::Text(link(b)),
             "resource" => embedded(b.get("resource").unwrap_or(&Value::Null)),
@@ -190,12 +190,13 @@ fn embedded(r: &Value) -> Part {
             data: blob.into(),
         };
     }
-    Part::Media("resource", mime.to_string(), blob.len())
+    Part::Media("resource", mime.to_string(), blob.to_string())
 }
 
-/// `12 KB` for the decoded size of `len` base64 characters.
-fn size(len: usize) -> String {
-    let bytes = len / 4 * 3;
+/// `12 KB` for the decoded size of base64 `data`.
+fn size(data: &str) -> String {
+    let pad = data.bytes().rev().take_while(|b| *b == b'=').count();
+    let bytes = (data.len() / 4 * 3).saturating_sub(pad);
     if bytes < 1024 {
         format!("{bytes} bytes")
     } else {
@@ -203,9 +204,9 @@ fn size(len: usize) -> String {
     }
 }
 
-fn note(mime: &str, len: usize, why: &str) -> String {
+fn note(mime: &str, data: &str, why: &str) -> String {
     let mime = if mime.is_empty() { "binary" } else { mime };
-    format!("[{mime}, {}, not shown: {why}]", size(len))
+    format!("[{mime}, {}, not shown: {why}]", size(data))
 }
 
 const TEXT_ONLY: &str = "this format's tool results carry text only";
@@ -231,16 +232,16 @@ fn blocks(format: Format, parts: Vec<Part>) -> Value {
             }
             (Part::Image { mime, data }, Format::Anthropic) => text(note(
                 &mime,
-                data.len(),
+                &data,
                 "this format takes JPEG, PNG, GIF and WebP images only",
             )),
             (Part::Image { mime, data }, Format::OpenaiResponses) => {
                 json!({"type": "input_image", "image_url": format!("data:{mime};base64,{data}")})
             }
-            (Part::Image { mime, data }, _) => text(note(&mime, data.len(), TEXT_ONLY)),
-            (Part::Media(kind, mime, len), _) => text(note(
+            (Part::Image { mime, data }, _) => text(note(&mime, &data, TEXT_ONLY)),
+            (Part::Media(kind, mime, data), _) => text(note(
                 &mime,
-                len,
+                &data,
                 &format!("this format's tool results carry no {kind} data"),
             )),
         })
@@ -302,7 +303,7 @@ pub fn model_bytes(output: &Value) -> u64 {
         .map(|p| match p {
             Part::Text(t) => t.len(),
             Part::Image { mime, data } => mime.len() + data.len(),
-            Part::Media(_, mime, len) => mime.len() + len,
+            Part::Media(_, mime, data) => mime.len() + data.len(),
         } as u64)
         .sum()
 }
