@@ -199,7 +199,13 @@ pub fn export(tools: &[ModelTool], format: Format, registry: &Registry) -> Expor
                 Format::OpenaiChat => json!({"type": "function", "function": {"name": wire, "description": t.description, "parameters": schema}}),
                 // Responses requires `strict`: true only where the schema already meets strict mode's rules.
                 Format::OpenaiResponses => json!({"type": "function", "name": wire, "description": t.description, "parameters": schema, "strict": strict::strict_ok(&schema)}),
-                Format::Mcp => json!({"name": wire, "description": t.description, "inputSchema": schema}),
+                Format::Mcp => {
+                    let mut v = json!({"name": wire, "description": t.description, "inputSchema": schema});
+                    if let Some(out) = mcp_output_schema(registry, &t.name) {
+                        v["outputSchema"] = out.clone();
+                    }
+                    v
+                }
             };
             map.insert(wire, t.name.clone());
             v
@@ -227,6 +233,14 @@ fn object_root(schema: &Value) -> Cow<'_, Value> {
         }
         _ => Cow::Borrowed(schema),
     }
+}
+
+/// A registered tool's output schema, when MCP's `Tool.outputSchema` can
+/// carry it (a root `type: "object"`, as MCP requires).
+fn mcp_output_schema<'a>(registry: &'a Registry, canonical: &str) -> Option<&'a Value> {
+    let d = &registry.get(canonical)?.descriptor;
+    let out = d.output_schema.as_ref()?;
+    (d.name == canonical && out.get("type") == Some(&json!("object"))).then_some(out)
 }
 
 impl Export {

@@ -393,3 +393,26 @@ fn approval_reasons_come_from_the_core() {
         let _ = r.cancel(&mut rt, 3);
     }
 }
+
+#[test]
+fn mcp_exports_carry_an_output_schema_where_the_tool_has_one() {
+    let mut counted = native("count_files", "Count files");
+    counted["outputSchema"] = json!({"type": "object", "properties": {"n": {"type": "number"}}});
+    let mut rt = runtime(&[counted, native("read_file", "Read a file")]);
+    let sid = session(&mut rt, false);
+    for format in Format::ALL {
+        let export = rt.export_tools(&sid, format).expect("export");
+        let with: Vec<&str> = export
+            .tools
+            .iter()
+            .filter(|t| t.get("outputSchema").is_some())
+            .filter_map(|t| t["name"].as_str())
+            .collect();
+        let want: &[&str] = if format == Format::Mcp {
+            &["count_files"]
+        } else {
+            &[]
+        };
+        assert_eq!(with, want, "{format:?}");
+    }
+}
