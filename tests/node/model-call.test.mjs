@@ -24,6 +24,20 @@ function callOf(format, id, name, args) {
   }
 }
 
+/** Connect `server` in memory as provider `id` of a new runtime, run `body`, then disconnect. */
+async function withProvider(server, id, body) {
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: "holaryn-test", version: "0" });
+  await client.connect(b);
+  try {
+    const rt = new HolarynRuntime();
+    await body(rt, await connectMcpProvider(rt, client, { providerId: id }));
+  } finally {
+    await client.close();
+  }
+}
+
 function errorOf(format, r) {
   const text = { anthropic: r.content, openai_chat: r.content, openai_responses: r.output, mcp: r.content?.[0]?.text }[format];
   return JSON.parse(text).error;
@@ -76,13 +90,7 @@ test("an MCP server's text, image, link and structured content reach each format
     content: [{ type: "text", text: "3 files" }],
     structuredContent: { n: 3 },
   }));
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  const client = new Client({ name: "holaryn-test", version: "0" });
-  await client.connect(b);
-  try {
-    const rt = new HolarynRuntime();
-    const adapter = await connectMcpProvider(rt, client, { providerId: "media" });
+  await withProvider(server, "media", async (rt, adapter) => {
     const s = rt.createSession({ dynamicDiscovery: true }, secret(4));
     s.inspect({ name: "media/snap" });
     s.inspect({ name: "media/count" });
@@ -122,22 +130,14 @@ test("an MCP server's text, image, link and structured content reach each format
     }
     assert.deepEqual(results.anthropic.count.content, [{ type: "text", text: "3 files" }, { type: "text", text: '{"n":3}' }]);
     assert.deepEqual(results.mcp.count.structuredContent, { n: 3 });
-  } finally {
-    await client.close();
-  }
+  });
 });
 
 test("100 KiB of MCP text is sent once and fits a cap of its own size", async () => {
   const big = "x".repeat(100 * 1024);
   const server = new McpServer({ name: "big", version: "1" });
   server.registerTool("dump", { description: "Dump text", inputSchema: {} }, async () => ({ content: [{ type: "text", text: big }] }));
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  const client = new Client({ name: "holaryn-test", version: "0" });
-  await client.connect(b);
-  try {
-    const rt = new HolarynRuntime();
-    const adapter = await connectMcpProvider(rt, client, { providerId: "big" });
+  await withProvider(server, "big", async (rt, adapter) => {
     const s = rt.createSession({ dynamicDiscovery: true, maxOutputBytes: big.length }, secret(5));
     s.inspect({ name: "big/dump" });
     const wire = Object.keys(s.exportTools("anthropic").names).find((w) => w !== "tool_search" && w.includes("dump"));
@@ -145,7 +145,5 @@ test("100 KiB of MCP text is sent once and fits a cap of its own size", async ()
     assert.equal(r.is_error, false);
     assert.equal(r.content, big);
     assert.ok(JSON.stringify(r).length < big.length + 100, "sent once");
-  } finally {
-    await client.close();
-  }
+  });
 });
