@@ -54,14 +54,23 @@ impl ToolResult {
         }
     }
 
-    /// A gate outcome: its output when ok, else its code, message, next action and errors.
+    /// A gate outcome: its output when ok, else its code and message with the
+    /// next action, argument errors and output that are present (no empty fields).
     pub fn from_outcome(o: CallOutcome) -> ToolResult {
         let mut r = if o.status == crate::gate::CallStatus::Ok {
             ToolResult::ok(o.output.clone().unwrap_or(Value::Null))
         } else {
-            ToolResult::error(
-                json!({"code": o.code, "message": o.message, "nextAction": o.next_action, "errors": o.errors, "output": o.output}),
-            )
+            let mut e = json!({"code": o.code, "message": o.message});
+            if let Some(next) = &o.next_action {
+                e["nextAction"] = json!(next);
+            }
+            if !o.errors.is_empty() {
+                e["errors"] = json!(o.errors);
+            }
+            if let Some(out) = &o.output {
+                e["output"] = out.clone();
+            }
+            ToolResult::error(e)
         };
         r.outcome = Some(o);
         r

@@ -212,6 +212,7 @@ fn model_mistakes_are_each_formats_error_result() {
             let err = error_of(format, &r);
             assert_eq!(err["code"], code, "{format:?} {c}");
             assert!(err["nextAction"].is_string(), "{format:?} {c}: {err}");
+            assert!(err.get("output").is_none(), "no empty fields: {err}");
             assert_ne!(is_error(format, &r), Some(false));
             let id = ["tool_use_id", "tool_call_id", "call_id"]
                 .iter()
