@@ -67,7 +67,11 @@ test("list_changed re-lists, changes the registry version and invalidates handle
   const { handle } = s.inspect({ name: "dyn/echo" });
   const echo = await s.call(handle, { text: "hi" }, { execute: mcpExecute([adapter]) });
   assert.equal(echo.status, "ok");
-  assert.deepEqual(echo.output, { content: [{ type: "text", text: "hi" }] }, "the CallToolResult as sent, its text once");
+  assert.deepEqual(
+    echo.output,
+    { content: [{ type: "text", text: "hi" }] },
+    "the CallToolResult as sent, its text once",
+  );
 
   const before = rt.version;
   const added = server.registerTool(

@@ -17,10 +17,14 @@ const FORMATS = ["anthropic", "openai_chat", "openai_responses", "mcp"];
 function callOf(format, id, name, args) {
   const text = typeof args === "string" ? args : JSON.stringify(args);
   switch (format) {
-    case "anthropic": return { type: "tool_use", id, name, input: typeof args === "string" ? {} : args };
-    case "openai_chat": return { id, type: "function", function: { name, arguments: text } };
-    case "openai_responses": return { type: "function_call", call_id: id, name, arguments: text };
-    default: return { name, arguments: typeof args === "string" ? {} : args };
+    case "anthropic":
+      return { type: "tool_use", id, name, input: typeof args === "string" ? {} : args };
+    case "openai_chat":
+      return { id, type: "function", function: { name, arguments: text } };
+    case "openai_responses":
+      return { type: "function_call", call_id: id, name, arguments: text };
+    default:
+      return { name, arguments: typeof args === "string" ? {} : args };
   }
 }
 
@@ -39,7 +43,9 @@ async function withProvider(server, id, body) {
 }
 
 function errorOf(format, r) {
-  const text = { anthropic: r.content, openai_chat: r.content, openai_responses: r.output, mcp: r.content?.[0]?.text }[format];
+  const text = { anthropic: r.content, openai_chat: r.content, openai_responses: r.output, mcp: r.content?.[0]?.text }[
+    format
+  ];
   return JSON.parse(text).error;
 }
 
@@ -55,7 +61,8 @@ test("model mistakes are each format's error tool result; host mistakes throw", 
       [callOf(format, "c1", "no_such_tool", {}), "tool.unknown"],
       [callOf(format, "c2", "read_file", [1, 2]), "args.invalid"],
     ];
-    if (format === "openai_chat" || format === "openai_responses") cases.push([callOf(format, "c3", "read_file", "{not json"), "input.invalid"]);
+    if (format === "openai_chat" || format === "openai_responses")
+      cases.push([callOf(format, "c3", "read_file", "{not json"), "input.invalid"]);
     for (const [call, code] of cases) {
       const r = await s.dispatchModelCall(format, call, host);
       const err = errorOf(format, r);
@@ -70,26 +77,39 @@ test("model mistakes are each format's error tool result; host mistakes throw", 
   assert.equal(ran, 0, "nothing ran");
   const ok = await s.dispatchModelCall("openai_chat", callOf("openai_chat", "c4", "read_file", { path: "a" }), host);
   assert.deepEqual(ok, { role: "tool", tool_call_id: "c4", content: "contents" });
-  await assert.rejects(async () => s.dispatchModelCall("anthropic", { type: "tool_use", name: "read_file", input: {} }, host),
-    (e) => e.code === "input.invalid", "no call id to answer: a host error");
+  await assert.rejects(
+    async () => s.dispatchModelCall("anthropic", { type: "tool_use", name: "read_file", input: {} }, host),
+    (e) => e.code === "input.invalid",
+    "no call id to answer: a host error",
+  );
   s.close();
-  await assert.rejects(async () => s.dispatchModelCall("anthropic", callOf("anthropic", "c5", "read_file", {}), host),
-    (e) => e.code === "session.unknown");
+  await assert.rejects(
+    async () => s.dispatchModelCall("anthropic", callOf("anthropic", "c5", "read_file", {}), host),
+    (e) => e.code === "session.unknown",
+  );
 });
 
 test("an MCP server's text, image, link and structured content reach each format once", async () => {
   const server = new McpServer({ name: "media", version: "1" });
-  server.registerTool("snap", { description: "Take a snapshot", inputSchema: { label: z.string() } }, async ({ label }) => ({
-    content: [
-      { type: "text", text: label },
-      { type: "image", data: PNG, mimeType: "image/png" },
-      { type: "resource_link", uri: "file:///snap.png", name: "snap.png", mimeType: "image/png" },
-    ],
-  }));
-  server.registerTool("count", { description: "Count files", inputSchema: {}, outputSchema: { n: z.number() } }, async () => ({
-    content: [{ type: "text", text: "3 files" }],
-    structuredContent: { n: 3 },
-  }));
+  server.registerTool(
+    "snap",
+    { description: "Take a snapshot", inputSchema: { label: z.string() } },
+    async ({ label }) => ({
+      content: [
+        { type: "text", text: label },
+        { type: "image", data: PNG, mimeType: "image/png" },
+        { type: "resource_link", uri: "file:///snap.png", name: "snap.png", mimeType: "image/png" },
+      ],
+    }),
+  );
+  server.registerTool(
+    "count",
+    { description: "Count files", inputSchema: {}, outputSchema: { n: z.number() } },
+    async () => ({
+      content: [{ type: "text", text: "3 files" }],
+      structuredContent: { n: 3 },
+    }),
+  );
   await withProvider(server, "media", async (rt, adapter) => {
     const s = rt.createSession({ dynamicDiscovery: true }, secret(4));
     s.inspect({ name: "media/snap" });
@@ -100,13 +120,19 @@ test("an MCP server's text, image, link and structured content reach each format
       const names = s.exportTools(format).names;
       const wire = (c) => Object.keys(names).find((w) => names[w] === c);
       results[format] = {
-        snap: await s.dispatchModelCall(format, callOf(format, "s1", wire("media/snap"), { label: "a very long label" }), host),
+        snap: await s.dispatchModelCall(
+          format,
+          callOf(format, "s1", wire("media/snap"), { label: "a very long label" }),
+          host,
+        ),
         count: await s.dispatchModelCall(format, callOf(format, "n1", wire("media/count"), {}), host),
       };
     }
     const link = "[resource link: snap.png <file:///snap.png>, image/png]";
     assert.deepEqual(results.anthropic.snap, {
-      type: "tool_result", tool_use_id: "s1", is_error: false,
+      type: "tool_result",
+      tool_use_id: "s1",
+      is_error: false,
       content: [
         { type: "text", text: "a very long label" },
         { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
@@ -126,9 +152,16 @@ test("an MCP server's text, image, link and structured content reach each format
     assert.equal(results.mcp.snap.isError, false);
     assert.deepEqual(results.mcp.snap.content[1], { type: "image", data: PNG, mimeType: "image/png" });
     for (const format of FORMATS) {
-      assert.equal(JSON.stringify(results[format].snap).split("a very long label").length, 2, `${format}: the text once`);
+      assert.equal(
+        JSON.stringify(results[format].snap).split("a very long label").length,
+        2,
+        `${format}: the text once`,
+      );
     }
-    assert.deepEqual(results.anthropic.count.content, [{ type: "text", text: "3 files" }, { type: "text", text: '{"n":3}' }]);
+    assert.deepEqual(results.anthropic.count.content, [
+      { type: "text", text: "3 files" },
+      { type: "text", text: '{"n":3}' },
+    ]);
     assert.deepEqual(results.mcp.count.structuredContent, { n: 3 });
   });
 });
@@ -136,12 +169,18 @@ test("an MCP server's text, image, link and structured content reach each format
 test("100 KiB of MCP text is sent once and fits a cap of its own size", async () => {
   const big = "x".repeat(100 * 1024);
   const server = new McpServer({ name: "big", version: "1" });
-  server.registerTool("dump", { description: "Dump text", inputSchema: {} }, async () => ({ content: [{ type: "text", text: big }] }));
+  server.registerTool("dump", { description: "Dump text", inputSchema: {} }, async () => ({
+    content: [{ type: "text", text: big }],
+  }));
   await withProvider(server, "big", async (rt, adapter) => {
     const s = rt.createSession({ dynamicDiscovery: true, maxOutputBytes: big.length }, secret(5));
     s.inspect({ name: "big/dump" });
     const wire = Object.keys(s.exportTools("anthropic").names).find((w) => w !== "tool_search" && w.includes("dump"));
-    const r = await s.dispatchModelCall("anthropic", { type: "tool_use", id: "d", name: wire, input: {} }, { execute: mcpExecute([adapter]) });
+    const r = await s.dispatchModelCall(
+      "anthropic",
+      { type: "tool_use", id: "d", name: wire, input: {} },
+      { execute: mcpExecute([adapter]) },
+    );
     assert.equal(r.is_error, false);
     assert.equal(r.content, big);
     assert.ok(JSON.stringify(r).length < big.length + 100, "sent once");
