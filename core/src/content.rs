@@ -307,6 +307,9 @@ pub fn result_shape(format: Format, call_id: &str, r: &ToolResult) -> Value {
 /// media data (base64) and JSON, without the format's wrapper. The output
 /// cap counts these.
 pub fn model_bytes(output: &Value) -> u64 {
+    if as_call_tool_result(output).is_none() && !output.is_string() {
+        return crate::json_size::json_len(output); // one text block of JSON
+    }
     parts(output)
         .iter()
         .map(|p| match p {

@@ -6,7 +6,6 @@ use crate::activity::{ActivityKind, ActivityRecord};
 use crate::codes::Code;
 use crate::descriptor::ToolRole;
 use crate::error::Error;
-use crate::json_size::json_len;
 use crate::registry::Entry;
 use crate::runtime::Runtime;
 use serde::{Deserialize, Serialize};
