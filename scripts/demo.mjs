@@ -2,7 +2,7 @@
 // catalog (300 real MCP tools + native tools, skills and slash commands).
 // The "model" is scripted; every call goes through the real package.
 import { HolarynRuntime } from "holaryn";
-import { executor, loadCatalog, virtualProject } from "../js/cli/bench.mjs";
+import { executor, loadBenchCatalog, virtualProject } from "../benchmarks/tool-discovery/suite.mjs";
 
 const out = (s = "") => process.stdout.write(`${s}\n`);
 const h = (s) => out(`\n── ${s} ${"─".repeat(Math.max(0, 70 - s.length))}`);
@@ -12,7 +12,7 @@ const short = (v) => `${v.slice(0, 15)}…`;
 const rt = new HolarynRuntime();
 const events = [];
 rt.addEventListener((e) => e.type === "tool_registry_changed" && !e.sessionId && events.push(e));
-loadCatalog(rt);
+loadBenchCatalog(rt);
 out(`Holaryn capability runtime — ${rt.size} tools registered, registry ${short(rt.version)}`);
 
 const files = virtualProject();

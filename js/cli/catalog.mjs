@@ -1,19 +1,24 @@
-// Catalog loading for the CLI: a file (MCP tools/list result, bare tool array,
-// or {tools} with inputSchema/input_schema) or a directory of such files, one
-// provider per file, names qualified as provider/name.
+// The one catalog loader for files (CLI, HolarynBench, `npm start`): a file
+// (MCP tools/list result, bare tool array, or {tools} with
+// inputSchema/input_schema) or a directory of such files, one provider per
+// file named after it, names qualified as provider/name; `*.tools.json` files
+// are ToolSpec arrays, registered after the catalogs (they may add tools to a
+// provider a catalog re-lists). Parsing is the core's (`parseCatalog`).
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import { CliError } from "./args.mjs";
 
-export class CliError extends Error {
-  constructor(message, exitCode = 2) {
-    super(message);
-    this.name = "CliError";
-    this.exitCode = exitCode;
-  }
-}
+export { CliError };
 
-function describe(err) {
-  const where = [err.file, err.pointer ? `at ${err.pointer}` : "", err.line ? `line ${err.line}:${err.column}` : ""]
+/** One line for a core error, naming the file and, when known, the tool and field. */
+export function describe(err, file) {
+  const f = err.file ?? file;
+  const where = [
+    f,
+    err.tool ? `tool \`${err.tool}\`${err.field ? ` (${err.field})` : ""}` : "",
+    err.pointer ? `at ${err.pointer}` : "",
+    err.line ? `line ${err.line}:${err.column}` : "",
+  ]
     .filter(Boolean)
     .join(" ");
   return `${where ? `${where}: ` : ""}${err.detail ?? err.message} (${err.code ?? "error"})`;
@@ -37,15 +42,32 @@ function registerFile(runtime, file, text, opts) {
       return [...refused].map(([to, e]) => `${basename(file)}: ${e.detail ?? e.message}; ranked as \`${to}\``);
     } catch (e) {
       const spec = NAME_REFUSALS.has(e.code) && e.field === "name" ? specs.find((s) => s.name === e.tool) : undefined;
-      if (!spec) throw new CliError(describe(e));
-      if (refused.has(spec.name)) throw new CliError(describe(refused.get(spec.name)));
+      if (!spec) throw new CliError(describe(e, file));
+      if (refused.has(spec.name)) throw new CliError(describe(refused.get(spec.name), file));
       const namespaced = `${spec.provider.id}/${spec.localName ?? spec.name}`;
-      if (namespaced === spec.name) throw new CliError(describe(e));
+      if (namespaced === spec.name) throw new CliError(describe(e, file));
       refused.set(namespaced, e);
       spec.name = namespaced;
     }
   }
 }
+
+/** Register a ToolSpec array file (`*.tools.json`). */
+function registerSpecFile(runtime, file, text) {
+  let specs;
+  try {
+    specs = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${file}: not JSON: ${e.message}`);
+  }
+  try {
+    runtime.registerTools(specs);
+  } catch (e) {
+    throw new CliError(describe(e, file));
+  }
+}
+
+const isSpecFile = (f) => f.endsWith(".tools.json");
 
 /** Register a catalog file or directory into `runtime`; returns {files, tools, skipped, notes}. */
 export function loadCatalog(runtime, path) {
@@ -55,12 +77,9 @@ export function loadCatalog(runtime, path) {
   } catch {
     throw new CliError(`catalog not found: ${path}`);
   }
-  const files = st.isDirectory()
-    ? readdirSync(path)
-        .filter((f) => f.endsWith(".json"))
-        .sort()
-        .map((f) => join(path, f))
-    : [path];
+  const names = st.isDirectory() ? readdirSync(path).filter((f) => f.endsWith(".json")).sort() : [path];
+  // ToolSpec files last: a catalog file replaces every tool of its provider.
+  const files = [...names.filter((f) => !isSpecFile(f)), ...names.filter(isSpecFile)].map((f) => (st.isDirectory() ? join(path, f) : f));
   const skipped = [];
   const notes = [];
   let loaded = 0;
@@ -69,7 +88,12 @@ export function loadCatalog(runtime, path) {
     try {
       text = readFileSync(file, "utf8");
     } catch (e) {
-      throw new CliError(`${file}: cannot read: ${e.message}`);
+      throw new CliError(`${file}: cannot read: ${e.code ?? e.message}`);
+    }
+    if (isSpecFile(file)) {
+      registerSpecFile(runtime, file, text);
+      loaded += 1;
+      continue;
     }
     if (st.isDirectory()) {
       // In a directory, JSON files that are not catalogs at all (an index, a
@@ -95,7 +119,7 @@ export function loadCatalog(runtime, path) {
         st.isDirectory() ? { providerId: stem, qualifyNames: true } : undefined,
       );
     } catch (e) {
-      throw e instanceof CliError ? e : new CliError(describe(e));
+      throw e instanceof CliError ? e : new CliError(describe(e, file));
     }
     notes.push(...parsed);
     loaded += 1;

@@ -5,19 +5,19 @@
 // fused. No model runs: a query or tool without a vector is ranked by what
 // is there, and its results' `why` says "embedder unavailable".
 import { readFileSync, writeFileSync } from "node:fs";
-import { CliError, loadCatalog } from "./catalog.mjs";
+import { CliError, describe, loadCatalog } from "./catalog.mjs";
 
 function importEmbeddings(runtime, file) {
   let data;
   try {
     data = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
-    throw new CliError(`${file}: cannot read embeddings: ${e.message}`);
+    throw new CliError(`--embeddings ${file}: cannot read: ${e.code ?? e.message}`);
   }
   try {
     return runtime.importEmbeddings(data);
   } catch (e) {
-    throw new CliError(`${file}: ${e.detail ?? e.message} (${e.code})`);
+    throw new CliError(describe(e, `--embeddings ${file}`));
   }
 }
 
@@ -43,18 +43,31 @@ function searchWith(s, opts, input) {
 
 const lexicalOnly = (out) => out.results.some((r) => r.why?.some((w) => w.startsWith("embedder unavailable")));
 
+/** The search input: the query, the limit and the tool_list-style filters given as flags. */
+function searchInput(opts, query, limit) {
+  return { query, limit, ...(opts.provider ? { provider: opts.provider } : {}), ...(opts.source ? { source: opts.source } : {}) };
+}
+
+/** What to say when a search finds nothing (or only weak guesses): the core's hint, and the filters. */
+function emptyNote(out, opts, info) {
+  const head = out.results.length ? "Nothing fits well: these are weak guesses." : "No tool matches.";
+  const shown = `${info.providers.slice(0, 6).join(", ")}${info.providers.length > 6 ? ", …" : ""}`;
+  const drop = opts.provider || opts.source ? " Drop --provider/--source to search everything." : "";
+  return `${head}${out.hint ? ` ${out.hint}` : ""}${drop} Here, --provider ID (${shown}) or --source SOURCE narrow the search as tool_list's filters do.`;
+}
+
 export async function searchCommand({ HolarynRuntime }, opts) {
-  if (!opts.catalog) throw new CliError("search needs --catalog FILE");
+  if (!opts.catalog) throw new CliError("search needs --catalog FILE|DIR");
   const query = opts._.join(" ");
   if (!query) throw new CliError('search needs a query: holaryn search --catalog FILE "query"');
-  const { session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
-  const limit = opts.top ? Number(opts.top) : 8;
+  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
+  info.providers = [...new Set(runtime.tools().map((t) => t.provider.id))].sort();
   const t0 = process.hrtime.bigint();
   let out;
   try {
-    out = await searchWith(s, opts, { query, limit });
+    out = await searchWith(s, opts, searchInput(opts, query, opts.top ?? 8));
   } catch (e) {
-    throw new CliError(`${e.detail ?? e.message} (${e.code})`);
+    throw new CliError(describe(e));
   }
   const us = Number(process.hrtime.bigint() - t0) / 1000;
   const lines = [
@@ -67,19 +80,20 @@ export async function searchCommand({ HolarynRuntime }, opts) {
     if (r.summary) lines.push(`    ${r.summary}`);
     if (r.why?.length) lines.push(`    why: ${r.why.join("; ")}`);
   });
-  return `${lines.join("\n")}\n`;
+  if (!out.results.length || out.nothingFits) lines.push(emptyNote(out, opts, info));
+  return lines.join("\n") + "\n";
 }
 
 export async function rankCommand({ HolarynRuntime }, opts) {
-  if (!opts.catalog) throw new CliError("rank needs --catalog FILE");
-  if (!opts.queries) throw new CliError("rank needs --queries QUERIES.jsonl");
-  const top = opts.top === undefined ? 8 : Number(opts.top);
-  if (!Number.isInteger(top) || top < 1 || top > 8) throw new CliError("--top must be an integer from 1 to 8");
+  if (!opts.catalog) throw new CliError("rank needs --catalog FILE|DIR");
+  if (!opts.queries) throw new CliError('rank needs --queries FILE.jsonl (one {"id", "query"} per line)');
+  if (opts._.length) throw new CliError(`rank takes no query arguments (got ${JSON.stringify(opts._[0])}): put queries in --queries FILE.jsonl`);
+  const top = opts.top ?? 8;
   let text;
   try {
     text = readFileSync(opts.queries, "utf8");
   } catch (e) {
-    throw new CliError(`${opts.queries}: cannot read: ${e.message}`);
+    throw new CliError(`--queries ${opts.queries}: cannot read: ${e.code ?? e.message}`);
   }
   const queries = [];
   text.split("\n").forEach((line, i) => {
@@ -104,7 +118,7 @@ export async function rankCommand({ HolarynRuntime }, opts) {
     const t0 = process.hrtime.bigint();
     let ranked;
     try {
-      const res = await searchWith(s, opts, { query: q.query, limit: top });
+      const res = await searchWith(s, opts, searchInput(opts, q.query, top));
       if (opts.embeddings && lexicalOnly(res)) partial += 1;
       ranked = res.results.map((r) => r.name);
     } catch (e) {
@@ -126,7 +140,11 @@ export async function rankCommand({ HolarynRuntime }, opts) {
     : "";
   const summary = `holaryn rank: ${queries.length} queries${failures} over ${info.tools} tools (${info.files} files, index built in ${info.indexMs.toFixed(1)} ms): p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs${vectors}\n`;
   if (opts.out) {
-    writeFileSync(opts.out, body);
+    try {
+      writeFileSync(opts.out, body);
+    } catch (e) {
+      throw new CliError(`--out ${opts.out}: cannot write: ${e.code ?? e.message}`);
+    }
     return { stdout: "", stderr: summary };
   }
   return { stdout: body, stderr: summary };

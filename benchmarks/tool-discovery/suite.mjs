@@ -5,11 +5,11 @@
 // Exit codes: 0 all gates pass (and no regression); 1 a gate failed or, with
 // --fail-on-regression, a figure is worse than the baseline; 2 usage or input
 // error (unknown suite, missing or malformed baseline, unwritable output dir).
-import { mkdirSync, readFileSync, readdirSync, writeFileSync, accessSync, constants } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, accessSync, constants } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HolarynRuntime } from "../node.mjs";
-import { CliError } from "./catalog.mjs";
+import { HolarynRuntime } from "../../js/node.mjs";
+import { CliError, loadCatalog } from "../../js/cli/catalog.mjs";
 import { renderReport } from "./report.mjs";
 import { executor, virtualProject } from "./virtual-project.mjs";
 
@@ -28,15 +28,9 @@ const SEARCHES = [
   { query: "run several tool calls in one program", expect: "run_tool_code" },
 ];
 
-export function loadCatalog(rt) {
-  const dir = join(root, "benchmarks/catalogs");
-  for (const f of readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .sort()) {
-    const text = readFileSync(join(dir, f), "utf8");
-    if (f.endsWith(".tools.json")) rt.registerTools(JSON.parse(text));
-    else rt.registerCatalog(f, text, { providerId: f.replace(/\.json$/, ""), qualifyNames: true });
-  }
+/** Register the suite's catalog (benchmarks/catalogs) with the one catalog loader. */
+export function loadBenchCatalog(rt) {
+  return loadCatalog(rt, join(root, "benchmarks/catalogs"));
 }
 
 function footprints(session) {
@@ -60,7 +54,7 @@ export async function runSuite({ inject = [], progress = () => {} } = {}) {
         changed: e.changed,
       });
   });
-  loadCatalog(rt);
+  loadBenchCatalog(rt);
   progress(`catalog: ${rt.size} tools, registry ${rt.version.slice(0, 19)}…`);
   log({ type: "catalog", tools: rt.size, registryVersion: rt.version });
   const files = virtualProject();
