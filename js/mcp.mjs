@@ -1,34 +1,28 @@
 // MCP servers as providers: register a connected @modelcontextprotocol/sdk
 // Client's tools, keep them in sync on notifications/tools/list_changed, mark
-// them unavailable on disconnect, and execute calls via callTool with the
-// gate's AbortSignal.
+// them unavailable on disconnect, reconnect through a client factory with
+// backoff, and execute calls via callTool with the gate's AbortSignal.
+// Turning MCP tools into specs is the core's (`parseCatalog`, catalog.rs);
+// which tools are refused is the core's too: a tool it refuses is skipped
+// with a warning and the rest register.
+import { ConfigError } from "./core.mjs";
 
-function toSpec(tool, provider, qualify) {
-  return {
-    name: qualify ? `${provider.id}/${tool.name}` : tool.name,
-    localName: tool.name,
-    title: tool.title ?? tool.annotations?.title,
-    description: tool.description ?? "",
-    source: "mcp",
-    provider,
-    trust: "untrusted",
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-    annotations: {
-      ...(typeof tool.annotations?.readOnlyHint === "boolean" ? { readOnlyHint: tool.annotations.readOnlyHint } : {}),
-      // MCP defaults destructiveHint to true for non-read-only tools; we keep
-      // only what the server says, and destructive tools ask first.
-      ...(typeof tool.annotations?.destructiveHint === "boolean"
-        ? { destructiveHint: tool.annotations.destructiveHint }
-        : {}),
-      ...(typeof tool.annotations?.idempotentHint === "boolean"
-        ? { idempotentHint: tool.annotations.idempotentHint }
-        : {}),
-      ...(typeof tool.annotations?.openWorldHint === "boolean"
-        ? { openWorldHint: tool.annotations.openWorldHint }
-        : {}),
-    },
-  };
+const SDK_TYPES = "@modelcontextprotocol/sdk/types.js";
+
+/** The SDK's notification schemas; a clear ConfigError when the optional peer dependency is missing. */
+async function sdkTypes() {
+  try {
+    return await import(SDK_TYPES);
+  } catch (e) {
+    if (e?.code !== "ERR_MODULE_NOT_FOUND" && !/Cannot find|Failed to resolve|not found/i.test(String(e?.message))) throw e;
+    const err = new ConfigError(
+      "holaryn/mcp needs @modelcontextprotocol/sdk, an optional peer dependency of holaryn that is not installed here",
+      "config.invalid",
+    );
+    err.nextAction = "npm install @modelcontextprotocol/sdk";
+    err.cause = e;
+    throw err;
+  }
 }
 
 /** Every tool of a server, following `nextCursor`. */
@@ -43,62 +37,171 @@ export async function listAllTools(client) {
   return tools;
 }
 
+/** A refusal that concerns one tool (the core names it): skip that tool, keep the rest. */
+const oneTool = (e) => typeof e?.code === "string" && e.code.startsWith("descriptor.") && typeof e.tool === "string";
+
+function warning(providerId, e, tool, qualifyNames) {
+  const w = { type: "mcp_tool_skipped", providerId, tool, code: e.code, message: e.detail ?? e.message };
+  if (e.code === "descriptor.duplicate_name" && !qualifyNames) {
+    w.nextAction = "connect with qualifyNames: true so this server's tools are named provider/name";
+  } else if (e.nextAction) w.nextAction = e.nextAction;
+  return w;
+}
+
 /**
- * Register a connected MCP client as a provider of `runtime`.
- * @param {import("./index.d.ts").HolarynRuntime} runtime
- * @param {object} client a connected `Client` from @modelcontextprotocol/sdk
- * @param {{providerId: string, qualifyNames?: boolean, origin?: string}} options
+ * Replace provider `providerId`'s tools with `tools` (MCP tool objects), skipping each
+ * tool the core refuses; returns `{change, warnings}`.
  */
-export async function connectMcpProvider(runtime, client, { providerId, qualifyNames = true, origin } = {}) {
+function syncSkipping(runtime, providerId, tools, meta, opts) {
+  const warnings = [];
+  const list = tools.slice();
+  let specs;
+  for (;;) {
+    try {
+      specs = runtime.constructor.parseCatalog(providerId, JSON.stringify({ ...meta, tools: list }), opts);
+      break;
+    } catch (e) {
+      const at = /^\/tools\/(\d+)/.exec(e?.pointer ?? "");
+      if (e?.code !== "catalog.malformed" || !at) throw e;
+      const [bad] = list.splice(Number(at[1]), 1);
+      warnings.push(warning(providerId, e, typeof bad?.name === "string" ? bad.name : `#${at[1]}`, opts.qualifyNames));
+    }
+  }
+  for (;;) {
+    try {
+      return { change: runtime.syncProvider(providerId, specs), warnings };
+    } catch (e) {
+      const i = oneTool(e) ? specs.findIndex((s) => s.name === e.tool) : -1;
+      if (i < 0) throw e;
+      specs.splice(i, 1);
+      warnings.push(warning(providerId, e, e.tool, opts.qualifyNames));
+    }
+  }
+}
+
+/**
+ * Register an MCP server as a provider of `runtime`. `client` is a connected
+ * `Client` from @modelcontextprotocol/sdk, or a factory `() => Promise<Client>`
+ * that connects a new one: with a factory, a closed connection (a crashed stdio
+ * server) marks the tools unavailable and is replaced with backoff, and the
+ * tools come back as a registry change; the same adapter (and `mcpExecute`)
+ * keeps working.
+ */
+export async function connectMcpProvider(runtime, client, options = {}) {
+  const { providerId, qualifyNames = true, origin, onWarning, onReconnect, reconnect = {} } = options;
   if (!providerId) throw new TypeError("connectMcpProvider needs a stable providerId");
-  const info = client.getServerVersion?.() ?? {};
-  const provider = {
-    id: providerId,
-    kind: "mcp",
-    displayName: info.title ?? info.name ?? providerId,
-    ...(info.version ? { version: String(info.version) } : {}),
-    ...(origin ? { origin } : {}),
+  const factory = typeof client === "function" ? client : undefined;
+  const { ToolListChangedNotificationSchema } = await sdkTypes();
+  const backoff = {
+    initialMs: reconnect.initialDelayMs ?? 500,
+    maxMs: reconnect.maxDelayMs ?? 30_000,
+    maxAttempts: reconnect.maxAttempts ?? Number.POSITIVE_INFINITY,
+    setTimeout: reconnect.setTimeout ?? ((fn, ms) => setTimeout(fn, ms)),
+    clearTimeout: reconnect.clearTimeout ?? ((t) => clearTimeout(t)),
   };
-  let connected = true;
-  const sync = async () =>
-    runtime.syncProvider(
-      providerId,
-      (await listAllTools(client)).map((t) => toSpec(t, provider, qualifyNames)),
-    );
-  const { ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
-  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-    if (connected) await sync();
-  });
-  const previousOnClose = client.onclose;
-  client.onclose = () => {
-    connected = false;
-    runtime.setProviderStatus(providerId, "disconnected");
-    previousOnClose?.();
-  };
+  let current; // the live client
+  let connected = false;
+  let closed = false;
+  let timer;
+  let attempts = 0;
+  let warnings = [];
+
+  const serverInfo = () => current?.getServerVersion?.() ?? {};
+  // The catalog meta the core reads: serverInfo for the display name and version, `package` for the origin.
+  const meta = () => ({ serverInfo: serverInfo(), ...(origin ? { package: origin } : {}) });
+  const parseOpts = { providerId, qualifyNames, trust: "untrusted" };
+
+  async function sync() {
+    const c = current;
+    const tools = await listAllTools(c);
+    if (c !== current) return null; // replaced meanwhile
+    const r = syncSkipping(runtime, providerId, tools, meta(), parseOpts);
+    warnings = r.warnings;
+    for (const w of warnings) onWarning?.(w);
+    return r.change;
+  }
+
+  function scheduleReconnect() {
+    if (!factory || closed || timer !== undefined) return;
+    if (attempts >= backoff.maxAttempts) {
+      onWarning?.({ type: "mcp_reconnect_gave_up", providerId, code: "provider.disconnected", message: `gave up after ${attempts} attempts` });
+      return;
+    }
+    const delay = Math.min(backoff.maxMs, backoff.initialMs * 2 ** attempts);
+    attempts += 1;
+    timer = backoff.setTimeout(async () => {
+      timer = undefined;
+      if (closed) return;
+      try {
+        attach(await factory());
+        const change = await sync();
+        attempts = 0;
+        runtime.setProviderStatus(providerId, "connected");
+        onReconnect?.(change);
+      } catch (e) {
+        connected = false;
+        onWarning?.({ type: "mcp_reconnect_failed", providerId, code: "provider.disconnected", message: String(e?.message ?? e), attempt: attempts });
+        scheduleReconnect();
+      }
+    }, delay);
+  }
+
+  function attach(c) {
+    current = c;
+    connected = true;
+    c.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (c === current && connected) await sync();
+    });
+    const previousOnClose = c.onclose;
+    c.onclose = () => {
+      previousOnClose?.();
+      if (c !== current) return; // an old client closing late
+      connected = false;
+      runtime.setProviderStatus(providerId, "disconnected");
+      scheduleReconnect();
+    };
+  }
+
+  attach(factory ? await factory() : client);
   const initial = await sync();
   return {
     providerId,
-    provider,
+    /** The provider as registered (from the server's initialize answer). */
+    get provider() {
+      const i = serverInfo();
+      return { id: providerId, kind: "mcp", displayName: i.title ?? i.name ?? providerId, ...(i.version ? { version: String(i.version) } : {}), ...(origin ? { origin } : {}) };
+    },
     initial,
+    /** Tools of the last sync that the core refused (skipped), with the reason. */
+    get warnings() {
+      return warnings;
+    },
+    /** True while the current client is connected. */
+    get connected() {
+      return connected;
+    },
     /** Re-list now (also runs on list_changed). */
     sync,
-    /** Mark reconnected and re-list. */
-    async reconnected() {
+    /** Use `newClient` (or the current client, reconnected by the caller), mark connected and re-list. */
+    async reconnected(newClient) {
+      if (newClient) attach(newClient);
       connected = true;
       runtime.setProviderStatus(providerId, "connected");
       return sync();
     },
+    /** Stop reconnecting and close the current client. */
+    async close() {
+      closed = true;
+      if (timer !== undefined) backoff.clearTimeout(timer);
+      timer = undefined;
+      await current?.close?.();
+    },
     /** True when this adapter owns the call. */
     owns: (req) => req.providerId === providerId,
-    /** Execute a gated call via tools/call; MCP errors become tool failures. */
+    /** Execute a gated call via tools/call on the current client; MCP errors become tool failures. */
     async execute(req) {
-      const result = await client.callTool({ name: req.localName, arguments: req.args ?? {} }, undefined, {
-        signal: req.signal,
-      });
-      const text = (result.content ?? [])
-        .filter((c) => c.type === "text")
-        .map((c) => c.text)
-        .join("\n");
+      const result = await current.callTool({ name: req.localName, arguments: req.args ?? {} }, undefined, { signal: req.signal });
+      const text = (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
       if (result.isError) throw new Error(text || "the MCP tool reported an error");
       // The CallToolResult as the server sent it: the core puts its blocks in each format's shape once.
       const out = { content: result.content ?? [] };
