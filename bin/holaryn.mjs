@@ -97,7 +97,7 @@ async function main(argv) {
     process.stdout.write(`${topic?.usage ?? USAGE}\n`);
     return cmd ? 0 : 2;
   }
-  const command = Object.hasOwn(COMMANDS, cmd) && !COMMANDS[cmd].hidden ? COMMANDS[cmd] : undefined;
+  const command = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined; // a hidden command explains itself
   if (!command) throw new CliError(`unknown command \`${cmd}\` (see holaryn --help)`);
   const opts = parseArgs(cmd, rest, command.flags);
   if (opts.help) {
