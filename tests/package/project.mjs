@@ -2,9 +2,9 @@
 // `npm pack` of the built repo, `npm install --offline` of that tarball (the
 // package has no dependencies, so nothing is fetched), and, when a test needs
 // them, links to devDependencies already installed in the repo (the MCP SDK,
-// zod, server-memory) instead of a download.
+// zod, server-memory, esbuild; their bins too) instead of a download.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,10 +20,15 @@ export function packedProject({ links = [] } = {}) {
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "project", private: true, type: "module" }));
   npm(["install", "--offline", "--no-audit", "--no-fund", join(dir, packed.filename)], project);
+  mkdirSync(join(project, "node_modules/.bin"), { recursive: true });
   for (const name of links) {
+    const from = join(root, "node_modules", name);
     const to = join(project, "node_modules", name);
     mkdirSync(dirname(to), { recursive: true });
-    symlinkSync(join(root, "node_modules", name), to, "dir");
+    symlinkSync(from, to, "dir");
+    const { bin } = JSON.parse(readFileSync(join(from, "package.json"), "utf8"));
+    const bins = typeof bin === "string" ? { [name.split("/").pop()]: bin } : (bin ?? {});
+    for (const [cmd, file] of Object.entries(bins)) symlinkSync(join(from, file), join(project, "node_modules/.bin", cmd));
   }
   return {
     dir: project,
