@@ -3,46 +3,28 @@
 // server, and an `execute` callback that runs them against an in-memory
 // project. Nothing leaves the page.
 import { executor, virtualProject } from "../benchmarks/tool-discovery/virtual-project.mjs";
+import { directoryOrder, registerDirectoryFile } from "../js/cli/catalog-rule.mjs";
 
 const BASE = new URL("../benchmarks/catalogs/", import.meta.url);
 
 /**
- * Catalog files, in registration order (`*.tools.json` are ToolSpec arrays, the
- * rest MCP `tools/list` results). A catalog replaces every tool of its provider,
- * so the ToolSpec file, which adds two tools to the `memory` provider, goes last.
+ * The catalog directory's files (a page cannot list a directory), registered by
+ * the same convention as `holaryn --catalog DIR`: one provider per file, names
+ * qualified, `*.tools.json` ToolSpec arrays last.
  */
-export const CATALOG_FILES = [
-  "brave-search.json",
-  "datadog.json",
-  "everything.json",
-  "fetch.json",
-  "filesystem.json",
-  "git.json",
-  "github.json",
-  "google-maps.json",
-  "heroku.json",
-  "launchdarkly.json",
-  "memory.json",
-  "notion.json",
-  "playwright.json",
-  "puppeteer.json",
-  "sequential-thinking.json",
-  "slack.json",
-  "stripe.json",
-  "supabase.json",
-  "tavily.json",
-  "time.json",
-  "native-and-skills.tools.json",
-];
+export const CATALOG_FILES = directoryOrder([
+  "brave-search.json", "datadog.json", "everything.json", "fetch.json",
+  "filesystem.json", "git.json", "github.json", "google-maps.json", "heroku.json", "launchdarkly.json",
+  "memory.json", "notion.json", "playwright.json", "puppeteer.json", "sequential-thinking.json",
+  "slack.json", "stripe.json", "supabase.json", "tavily.json", "time.json", "native-and-skills.tools.json",
+]);
 
 /** Fetch and register every catalog file; one registry change per file. */
 export async function loadCatalogs(rt, files = CATALOG_FILES) {
   for (const file of files) {
     const res = await fetch(new URL(file, BASE));
     if (!res.ok) throw new Error(`cannot load catalog ${file}: HTTP ${res.status}`);
-    const text = await res.text();
-    if (file.endsWith(".tools.json")) rt.registerTools(JSON.parse(text));
-    else rt.registerCatalog(file, text, { providerId: file.replace(/\.json$/, ""), qualifyNames: true });
+    registerDirectoryFile(rt, file, await res.text());
   }
 }
 
