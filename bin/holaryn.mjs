@@ -38,7 +38,15 @@ ${CATALOG_HELP}`,
     },
   },
   rank: {
-    flags: { catalog: "string", queries: "string", top: { int: [1, 8] }, out: "string", provider: "string", source: "string", embeddings: "string" },
+    flags: {
+      catalog: "string",
+      queries: "string",
+      top: { int: [1, 8] },
+      out: "string",
+      provider: "string",
+      source: "string",
+      embeddings: "string",
+    },
     usage: `usage: holaryn rank --catalog FILE|DIR --queries FILE.jsonl [--top 8] [--out FILE] [--embeddings FILE]
 
 Ranks many queries. Input (--queries): one JSON object per line with an "id"
@@ -59,7 +67,14 @@ ${CATALOG_HELP}`,
   },
   bench: {
     hidden: !hasBench,
-    flags: { suite: "string", baseline: "string", "fail-on-regression": true, "update-baseline": true, "output-dir": "string", inject: "string" },
+    flags: {
+      suite: "string",
+      baseline: "string",
+      "fail-on-regression": true,
+      "update-baseline": true,
+      "output-dir": "string",
+      inject: "string",
+    },
     usage: `usage: holaryn bench run --suite tool-discovery [--baseline FILE] [--fail-on-regression] [--update-baseline] [--output-dir DIR]
 
 HolarynBench (in a checkout of the holaryn repository only): scripted model
@@ -67,12 +82,19 @@ trajectories over benchmarks/catalogs; writes results.json, trajectory.jsonl and
 report.html. Exit 1 when a gate fails or, with --fail-on-regression, a figure is
 worse than the baseline.`,
     run: async (opts) => {
-      if (!hasBench) throw new CliError("holaryn bench needs a checkout of the holaryn repository (benchmarks/ is not part of the npm package)");
+      if (!hasBench)
+        throw new CliError(
+          "holaryn bench needs a checkout of the holaryn repository (benchmarks/ is not part of the npm package)",
+        );
       const { benchCommand } = await import(BENCH.href);
       return benchCommand(opts);
     },
   },
-  version: { flags: {}, usage: "usage: holaryn version (or holaryn --version, -v)", run: async () => (printVersion(), 0) },
+  version: {
+    flags: {},
+    usage: "usage: holaryn version (or holaryn --version, -v)",
+    run: async () => (printVersion(), 0),
+  },
 };
 
 function printVersion() {

@@ -13,10 +13,27 @@ const BASE = new URL("../benchmarks/catalogs/", import.meta.url);
  * qualified, `*.tools.json` ToolSpec arrays last.
  */
 export const CATALOG_FILES = directoryOrder([
-  "brave-search.json", "datadog.json", "everything.json", "fetch.json",
-  "filesystem.json", "git.json", "github.json", "google-maps.json", "heroku.json", "launchdarkly.json",
-  "memory.json", "notion.json", "playwright.json", "puppeteer.json", "sequential-thinking.json",
-  "slack.json", "stripe.json", "supabase.json", "tavily.json", "time.json", "native-and-skills.tools.json",
+  "brave-search.json",
+  "datadog.json",
+  "everything.json",
+  "fetch.json",
+  "filesystem.json",
+  "git.json",
+  "github.json",
+  "google-maps.json",
+  "heroku.json",
+  "launchdarkly.json",
+  "memory.json",
+  "notion.json",
+  "playwright.json",
+  "puppeteer.json",
+  "sequential-thinking.json",
+  "slack.json",
+  "stripe.json",
+  "supabase.json",
+  "tavily.json",
+  "time.json",
+  "native-and-skills.tools.json",
 ]);
 
 /** Fetch and register every catalog file; one registry change per file. */

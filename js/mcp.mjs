@@ -14,7 +14,8 @@ async function sdkTypes() {
   try {
     return await import(SDK_TYPES);
   } catch (e) {
-    if (e?.code !== "ERR_MODULE_NOT_FOUND" && !/Cannot find|Failed to resolve|not found/i.test(String(e?.message))) throw e;
+    if (e?.code !== "ERR_MODULE_NOT_FOUND" && !/Cannot find|Failed to resolve|not found/i.test(String(e?.message)))
+      throw e;
     const err = new ConfigError(
       "holaryn/mcp needs @modelcontextprotocol/sdk, an optional peer dependency of holaryn that is not installed here",
       "config.invalid",
@@ -124,7 +125,12 @@ export async function connectMcpProvider(runtime, client, options = {}) {
   function scheduleReconnect() {
     if (!factory || closed || timer !== undefined) return;
     if (attempts >= backoff.maxAttempts) {
-      onWarning?.({ type: "mcp_reconnect_gave_up", providerId, code: "provider.disconnected", message: `gave up after ${attempts} attempts` });
+      onWarning?.({
+        type: "mcp_reconnect_gave_up",
+        providerId,
+        code: "provider.disconnected",
+        message: `gave up after ${attempts} attempts`,
+      });
       return;
     }
     const delay = Math.min(backoff.maxMs, backoff.initialMs * 2 ** attempts);
@@ -140,7 +146,13 @@ export async function connectMcpProvider(runtime, client, options = {}) {
         onReconnect?.(change);
       } catch (e) {
         connected = false;
-        onWarning?.({ type: "mcp_reconnect_failed", providerId, code: "provider.disconnected", message: String(e?.message ?? e), attempt: attempts });
+        onWarning?.({
+          type: "mcp_reconnect_failed",
+          providerId,
+          code: "provider.disconnected",
+          message: String(e?.message ?? e),
+          attempt: attempts,
+        });
         scheduleReconnect();
       }
     }, delay);
@@ -169,7 +181,13 @@ export async function connectMcpProvider(runtime, client, options = {}) {
     /** The provider as registered (from the server's initialize answer). */
     get provider() {
       const i = serverInfo();
-      return { id: providerId, kind: "mcp", displayName: i.title ?? i.name ?? providerId, ...(i.version ? { version: String(i.version) } : {}), ...(origin ? { origin } : {}) };
+      return {
+        id: providerId,
+        kind: "mcp",
+        displayName: i.title ?? i.name ?? providerId,
+        ...(i.version ? { version: String(i.version) } : {}),
+        ...(origin ? { origin } : {}),
+      };
     },
     initial,
     /** Tools of the last sync that the core refused (skipped), with the reason. */
@@ -200,8 +218,13 @@ export async function connectMcpProvider(runtime, client, options = {}) {
     owns: (req) => req.providerId === providerId,
     /** Execute a gated call via tools/call on the current client; MCP errors become tool failures. */
     async execute(req) {
-      const result = await current.callTool({ name: req.localName, arguments: req.args ?? {} }, undefined, { signal: req.signal });
-      const text = (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+      const result = await current.callTool({ name: req.localName, arguments: req.args ?? {} }, undefined, {
+        signal: req.signal,
+      });
+      const text = (result.content ?? [])
+        .filter((c) => c.type === "text")
+        .map((c) => c.text)
+        .join("\n");
       if (result.isError) throw new Error(text || "the MCP tool reported an error");
       // The CallToolResult as the server sent it: the core puts its blocks in each format's shape once.
       const out = { content: result.content ?? [] };

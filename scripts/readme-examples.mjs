@@ -24,7 +24,8 @@ export function codeFences(langs, readme = readFileSync(join(root, "README.md"),
     while (end < lines.length && lines[end] !== "```") end++;
     if (end === lines.length) throw new Error(`README.md:${i + 1}: code fence never closed`);
     const lang = ALIASES[open[1]] ?? open[1];
-    if (langs.includes(lang)) fences.push({ lang, code: lines.slice(i + 1, end).join("\n") + "\n", start: i + 2, end, heading });
+    if (langs.includes(lang))
+      fences.push({ lang, code: `${lines.slice(i + 1, end).join("\n")}\n`, start: i + 2, end, heading });
     i = end;
   }
   return fences;

@@ -38,7 +38,9 @@ export function parseArgs(command, argv, flags) {
     const name = a.startsWith("--") ? a.slice(2, eq > 0 ? eq : undefined) : "";
     const kind = flags[name];
     if (kind === undefined) {
-      throw new CliError(`unknown flag ${eq > 0 ? a.slice(0, eq) : a} for \`holaryn ${command}\` (see holaryn ${command} --help)`);
+      throw new CliError(
+        `unknown flag ${eq > 0 ? a.slice(0, eq) : a} for \`holaryn ${command}\` (see holaryn ${command} --help)`,
+      );
     }
     if (kind === true) {
       if (eq > 0) throw new CliError(`--${name} takes no value`);

@@ -18,7 +18,7 @@ export function describe(err, file) {
   ]
     .filter(Boolean)
     .join(" ");
-  return `${where ? where + ": " : ""}${err.detail ?? err.message} (${err.code ?? "error"})`;
+  return `${where ? `${where}: ` : ""}${err.detail ?? err.message} (${err.code ?? "error"})`;
 }
 
 // Codes under which the core refuses a tool's name. A refused name that the
@@ -101,7 +101,12 @@ export function registerDirectoryFile(runtime, file, text) {
     return { notes: [], skipped: `${basename(file)}: not a catalog (no tools array)` };
   }
   try {
-    return { notes: registerFile(runtime, file, text, { providerId: basename(file).replace(/\.json$/, ""), qualifyNames: true }) };
+    return {
+      notes: registerFile(runtime, file, text, {
+        providerId: basename(file).replace(/\.json$/, ""),
+        qualifyNames: true,
+      }),
+    };
   } catch (e) {
     throw wrap(e, file);
   }

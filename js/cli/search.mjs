@@ -45,7 +45,12 @@ const lexicalOnly = (out) => out.results.some((r) => r.why?.some((w) => w.starts
 
 /** The search input: the query, the limit and the tool_list-style filters given as flags. */
 function searchInput(opts, query, limit) {
-  return { query, limit, ...(opts.provider ? { provider: opts.provider } : {}), ...(opts.source ? { source: opts.source } : {}) };
+  return {
+    query,
+    limit,
+    ...(opts.provider ? { provider: opts.provider } : {}),
+    ...(opts.source ? { source: opts.source } : {}),
+  };
 }
 
 /** What to say when a search finds nothing (or only weak guesses): the core's hint, and the filters. */
@@ -81,13 +86,16 @@ export async function searchCommand({ HolarynRuntime }, opts) {
     if (r.why?.length) lines.push(`    why: ${r.why.join("; ")}`);
   });
   if (!out.results.length || out.nothingFits) lines.push(emptyNote(out, opts, info));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 export async function rankCommand({ HolarynRuntime }, opts) {
   if (!opts.catalog) throw new CliError("rank needs --catalog FILE|DIR");
   if (!opts.queries) throw new CliError('rank needs --queries FILE.jsonl (one {"id", "query"} per line)');
-  if (opts._.length) throw new CliError(`rank takes no query arguments (got ${JSON.stringify(opts._[0])}): put queries in --queries FILE.jsonl`);
+  if (opts._.length)
+    throw new CliError(
+      `rank takes no query arguments (got ${JSON.stringify(opts._[0])}): put queries in --queries FILE.jsonl`,
+    );
   const top = opts.top ?? 8;
   let text;
   try {

@@ -42,9 +42,18 @@ async function waitFor(cond, what) {
 test("a malformed tool is skipped with a typed warning; the rest register", async () => {
   const rt = new HolarynRuntime();
   const seen = [];
-  const a = await connectMcpProvider(rt, await connectCrashy(), { providerId: "crashy", onWarning: (w) => seen.push(w) });
+  const a = await connectMcpProvider(rt, await connectCrashy(), {
+    providerId: "crashy",
+    onWarning: (w) => seen.push(w),
+  });
   try {
-    assert.deepEqual(rt.tools().map((t) => t.name).sort(), ["crashy/crash", "crashy/echo"]);
+    assert.deepEqual(
+      rt
+        .tools()
+        .map((t) => t.name)
+        .sort(),
+      ["crashy/crash", "crashy/echo"],
+    );
     assert.equal(a.warnings.length, 1);
     assert.deepEqual(seen, a.warnings);
     const [w] = a.warnings;
@@ -139,7 +148,10 @@ test("reconnect attempts back off exponentially up to maxDelayMs and stop after 
     await timers.fire();
   }
   assert.deepEqual(delays, [10, 20, 25]);
-  assert.deepEqual(warnings.map((w) => w.type), ["mcp_reconnect_failed", "mcp_reconnect_failed", "mcp_reconnect_failed", "mcp_reconnect_gave_up"]);
+  assert.deepEqual(
+    warnings.map((w) => w.type),
+    ["mcp_reconnect_failed", "mcp_reconnect_failed", "mcp_reconnect_failed", "mcp_reconnect_gave_up"],
+  );
   assert.equal(s.capabilityTable().find((r) => r.name === "crashy/echo").availability.code, "unavailable.disconnected");
   await a.close();
 });

@@ -38,7 +38,11 @@ async function loadPage(path, evaluate, base = server.url) {
   page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
   try {
     await page.goto(`${base}/${path}`);
-    const result = evaluate ? await page.evaluate(evaluate) : await page.waitForFunction(() => globalThis.holarynResult, null, { timeout: 20_000 }).then((h) => h.jsonValue());
+    const result = evaluate
+      ? await page.evaluate(evaluate)
+      : await page
+          .waitForFunction(() => globalThis.holarynResult, null, { timeout: 20_000 })
+          .then((h) => h.jsonValue());
     assert.deepEqual(problems, []);
     return result;
   } catch (e) {
@@ -52,15 +56,30 @@ test("esbuild: the README's recipe (holaryn/wasm, --loader:.wasm=file, init(url)
   writeFileSync(join(p.dir, "app.mjs"), fence("js") + USE);
   const build = p.run("bash", ["-euo", "pipefail", "-c", fence("sh")]);
   assert.equal(build.status, 0, build.stderr);
-  writeFileSync(join(p.dir, "public/index.html"), '<!doctype html><title>esbuild</title><script type="module" src="./app.js"></script>');
+  writeFileSync(
+    join(p.dir, "public/index.html"),
+    '<!doctype html><title>esbuild</title><script type="module" src="./app.js"></script>',
+  );
   assert.deepEqual(await loadPage("public/"), ["read_file"]);
 });
 
 test("vite: no configuration, the default init() finds the emitted wasm", async () => {
   mkdirSync(join(p.dir, "vite-app"));
-  writeFileSync(join(p.dir, "vite-app/index.html"), '<!doctype html><title>vite</title><script type="module" src="./main.mjs"></script>');
-  writeFileSync(join(p.dir, "vite-app/main.mjs"), `import { init, HolarynRuntime } from "holaryn";\nawait init();\nconst rt = new HolarynRuntime();\n${USE}`);
-  const build = p.run(process.execPath, [join(root, "node_modules/vite/bin/vite.js"), "build", "vite-app", "--logLevel", "warn"]);
+  writeFileSync(
+    join(p.dir, "vite-app/index.html"),
+    '<!doctype html><title>vite</title><script type="module" src="./main.mjs"></script>',
+  );
+  writeFileSync(
+    join(p.dir, "vite-app/main.mjs"),
+    `import { init, HolarynRuntime } from "holaryn";\nawait init();\nconst rt = new HolarynRuntime();\n${USE}`,
+  );
+  const build = p.run(process.execPath, [
+    join(root, "node_modules/vite/bin/vite.js"),
+    "build",
+    "vite-app",
+    "--logLevel",
+    "warn",
+  ]);
   assert.equal(build.status, 0, build.stderr);
   const site = await serve(join(p.dir, "vite-app/dist")); // vite's default base is /
   try {
@@ -76,8 +95,13 @@ test("a plain <script type=module> with an import map: the README's page as writ
     const { init, HolarynRuntime } = await import("holaryn"); // the page's module instance, through its import map
     await init(); // the page's own init, already under way
     const rt = new HolarynRuntime();
-    rt.registerTools([{ name: "read_file", description: "Read a file from disk", source: "native", provider: { id: "host" } }]);
-    return rt.createSession({ dynamicDiscovery: true }).search({ query: "read a file" }).results.map((r) => r.name);
+    rt.registerTools([
+      { name: "read_file", description: "Read a file from disk", source: "native", provider: { id: "host" } },
+    ]);
+    return rt
+      .createSession({ dynamicDiscovery: true })
+      .search({ query: "read a file" })
+      .results.map((r) => r.name);
   });
   assert.deepEqual(names, ["read_file"]);
 });

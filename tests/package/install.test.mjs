@@ -15,11 +15,25 @@ const holaryn = (...args) => p.run(p.bin("holaryn"), args);
 const noStack = (r) => assert.doesNotMatch(r.stderr, /\n\s+at /, `a stack trace:\n${r.stderr}`);
 
 test("the tarball ships what users run: entries, builds, types, schemas; no tests, fixtures or benchmarks", () => {
-  for (const f of ["package.json", "README.md", "bin/holaryn.mjs", "js/node.mjs", "js/browser.mjs", "js/mcp.mjs", "js/index.d.ts", "js/mcp.d.ts"]) {
+  for (const f of [
+    "package.json",
+    "README.md",
+    "bin/holaryn.mjs",
+    "js/node.mjs",
+    "js/browser.mjs",
+    "js/mcp.mjs",
+    "js/index.d.ts",
+    "js/mcp.d.ts",
+  ]) {
     assert.ok(p.files.includes(f), `${f} is shipped`);
   }
-  assert.ok(p.files.some((f) => /^dist\/.*\.wasm$/.test(f)), "a wasm build is shipped");
-  const stray = p.files.filter((f) => /^(tests|benchmarks|fuzz|core|wasm|scripts|js-demo)\/|fixture|\.test\.|bench/.test(f));
+  assert.ok(
+    p.files.some((f) => /^dist\/.*\.wasm$/.test(f)),
+    "a wasm build is shipped",
+  );
+  const stray = p.files.filter((f) =>
+    /^(tests|benchmarks|fuzz|core|wasm|scripts|js-demo)\/|fixture|\.test\.|bench/.test(f),
+  );
   assert.deepEqual(stray, []);
 });
 
@@ -35,7 +49,9 @@ test("ESM import and require() both load the Node build (engines: ^20.19 || >=22
   );
   assert.equal(esm.status, 0, esm.stderr);
   assert.equal(esm.stdout, "true descriptor.invalid_name\n1\n");
-  const cjs = node(`const { HolarynRuntime } = require("holaryn"); console.log(new HolarynRuntime().size, typeof require("holaryn/mcp").connectMcpProvider);`);
+  const cjs = node(
+    `const { HolarynRuntime } = require("holaryn"); console.log(new HolarynRuntime().size, typeof require("holaryn/mcp").connectMcpProvider);`,
+  );
   assert.equal(cjs.status, 0, cjs.stderr);
   assert.equal(cjs.stdout, "0 function\n");
 });
@@ -91,7 +107,9 @@ test("the README's CLI examples run as written in the installed project", () => 
 });
 
 test("CLI: --version, -v and --help per command", () => {
-  const { version } = JSON.parse(p.run(process.execPath, ["-p", "JSON.stringify(require('holaryn/package.json'))"]).stdout);
+  const { version } = JSON.parse(
+    p.run(process.execPath, ["-p", "JSON.stringify(require('holaryn/package.json'))"]).stdout,
+  );
   for (const flag of ["--version", "-v", "version"]) assert.equal(holaryn(flag).stdout, `holaryn ${version}\n`);
   const help = holaryn("--help");
   assert.equal(help.status, 0);
@@ -112,7 +130,10 @@ test("CLI user errors: exit 2, one line naming the flag, file or tool, never a s
     [["search", "--catalog", "missing.json", "x"], /missing\.json/],
     [["search", "--catalog", "bad.json", "x"], /bad\.json tool `has space`.*descriptor\.invalid_name/],
     [["rank", "--catalog", "github.json", "--queries", "nope.jsonl"], /--queries nope\.jsonl: cannot read/],
-    [["rank", "--catalog", "github.json", "--queries", "q.jsonl", "--out", "no-such-dir/out.jsonl"], /--out no-such-dir\/out\.jsonl: cannot write/],
+    [
+      ["rank", "--catalog", "github.json", "--queries", "q.jsonl", "--out", "no-such-dir/out.jsonl"],
+      /--out no-such-dir\/out\.jsonl: cannot write/,
+    ],
     [["bench", "run", "--suite", "tool-discovery"], /checkout of the holaryn repository/],
     [["frobnicate"], /unknown command `frobnicate`/],
   ];

@@ -10,7 +10,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const npm = (args, cwd) => execFileSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } });
+const npm = (args, cwd) =>
+  execFileSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } });
 
 /** Pack and install into a temp project; `links`: repo node_modules packages to link in. Returns {dir, tarball, files, run, bin}. */
 export function packedProject({ links = [] } = {}) {
@@ -28,7 +29,8 @@ export function packedProject({ links = [] } = {}) {
     symlinkSync(from, to, "dir");
     const { bin } = JSON.parse(readFileSync(join(from, "package.json"), "utf8"));
     const bins = typeof bin === "string" ? { [name.split("/").pop()]: bin } : (bin ?? {});
-    for (const [cmd, file] of Object.entries(bins)) symlinkSync(join(from, file), join(project, "node_modules/.bin", cmd));
+    for (const [cmd, file] of Object.entries(bins))
+      symlinkSync(join(from, file), join(project, "node_modules/.bin", cmd));
   }
   return {
     dir: project,
@@ -36,7 +38,13 @@ export function packedProject({ links = [] } = {}) {
     files: packed.files.map((f) => f.path),
     /** Run a command in the project; returns {status, stdout, stderr}. */
     run: (cmd, args, opts = {}) =>
-      spawnSync(cmd, args, { cwd: project, encoding: "utf8", timeout: 120_000, ...opts, env: { ...process.env, npm_config_offline: "true", ...opts.env } }),
+      spawnSync(cmd, args, {
+        cwd: project,
+        encoding: "utf8",
+        timeout: 120_000,
+        ...opts,
+        env: { ...process.env, npm_config_offline: "true", ...opts.env },
+      }),
     bin: (name) => join(project, "node_modules/.bin", name),
   };
 }
