@@ -4,12 +4,16 @@
 // on real timers (a short backoff).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { codeFences } from "../../scripts/readme-examples.mjs";
 import { packedProject, root } from "./project.mjs";
 
-const p = packedProject({ links: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/server-memory", "zod"] });
+const p = packedProject({
+  links: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/server-memory", "zod", "@anthropic-ai/sdk"],
+});
 
 test("README: a server connected through a factory (server-memory over npx, offline)", () => {
   const [f] = codeFences(["js"]).filter((x) => x.code.includes("connectMcpProvider(rt, async () =>"));
@@ -60,4 +64,68 @@ console.log(JSON.stringify(out));
     after: "available",
     echo: "back",
   });
+});
+
+/** A loopback stand-in for the Anthropic Messages API: a tool_search call, then a final answer. */
+async function fakeAnthropic() {
+  const requests = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      const request = JSON.parse(body);
+      requests.push(request);
+      const first = requests.length === 1;
+      const content = first
+        ? [{ type: "tool_use", id: "toolu_1", name: "tool_search", input: { query: "remember a user preference" } }]
+        : [{ type: "text", text: "Noted: tabs." }];
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          id: `msg_${requests.length}`,
+          type: "message",
+          role: "assistant",
+          model: request.model,
+          content,
+          stop_reason: first ? "tool_use" : "end_turn",
+          stop_sequence: null,
+          usage: { input_tokens: 1, output_tokens: 1 },
+        }),
+      );
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    requests,
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+test("README: the Node agent in 20 lines runs as written (server-memory, Anthropic SDK against a loopback stand-in)", async () => {
+  const [f] = codeFences(["js"]).filter((x) => x.heading.startsWith("A Node agent in 20 lines"));
+  // Free names: `confirm` (a browser global); the example leaves the MCP client open, so close it after.
+  writeFileSync(join(p.dir, "agent.mjs"), `const confirm = async () => true;\n${f.code}await mcp.close();\n`);
+  const api = await fakeAnthropic();
+  try {
+    const child = spawn(process.execPath, ["agent.mjs"], {
+      cwd: p.dir,
+      env: { ...process.env, npm_config_offline: "true", ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: api.url },
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    assert.equal(code, 0, stderr);
+    assert.equal(api.requests.length, 2);
+    assert.deepEqual(
+      api.requests[0].tools.map((t) => t.name),
+      ["tool_search", "tool_list", "tool_inspect"],
+    );
+    const [result] = api.requests[1].messages.at(-1).content;
+    assert.equal(result.type, "tool_result");
+    assert.equal(result.tool_use_id, "toolu_1");
+    assert.match(JSON.stringify(result.content), /memory\//, "tool_search found the memory server's tools");
+  } finally {
+    await api.close();
+  }
 });
