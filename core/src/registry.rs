@@ -322,7 +322,10 @@ impl Registry {
                         ),
                     )
                     .with_tool(&name)
-                    .with_field("name"));
+                    .with_field("name")
+                    .with_next_action(
+                        "register with qualified names (`qualifyNames: true`): `provider/name` keeps servers' tools apart",
+                    ));
                 }
                 if same {
                     continue; // identical content: keep the old entry

@@ -48,6 +48,10 @@ fn same_name_from_another_provider_is_refused() {
     other["provider"]["id"] = json!("intruder");
     let err = refusal(&[other]);
     assert_eq!(err.code, ErrorCode::DescriptorDuplicateName);
+    let hint = err
+        .next_action
+        .expect("a clash across providers says how to avoid it");
+    assert!(hint.contains("qualifyNames"), "{hint}");
 }
 
 #[test]
