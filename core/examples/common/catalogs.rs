@@ -6,7 +6,37 @@ use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
 use holaryn_core::registry::Update;
 use holaryn_core::{Runtime, ToolSpec};
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Every `*.json` file of `dir` (sorted) but those ending in `skip`, parsed by the directory
+/// convention: one provider per file, named after it, names qualified `provider/name`.
+fn catalog_files(
+    dir: &Path,
+    skip: Option<&str>,
+) -> Vec<(PathBuf, holaryn_core::Result<Vec<ToolSpec>>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .filter(|p| skip.is_none_or(|s| !p.to_string_lossy().ends_with(s)))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            let opts = CatalogOptions {
+                qualify_names: true,
+                provider_id: f.file_stem().map(|s| s.to_string_lossy().into_owned()),
+                ..CatalogOptions::default()
+            };
+            let specs = parse_catalog_text(&f.to_string_lossy(), &text, &opts);
+            (f, specs)
+        })
+        .collect()
+}
 
 #[allow(dead_code)] // each example uses one of the two helpers
 /// Register `path` (a catalog directory or a tool array file); skipped catalogs are reported on stderr.
@@ -17,26 +47,17 @@ pub fn register_path(rt: &mut Runtime, path: &Path) {
         rt.register_values(&values, 0).expect("tools register");
         return;
     }
-    let mut files: Vec<_> = std::fs::read_dir(path)
-        .expect("readable directory")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("readable catalog");
-        let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned());
-        let opts = CatalogOptions {
-            qualify_names: true,
-            provider_id: stem.clone(),
-            ..CatalogOptions::default()
-        };
-        let registered = parse_catalog_text(&f.to_string_lossy(), &text, &opts).and_then(|specs| {
+    for (f, specs) in catalog_files(path, None) {
+        let provider = specs
+            .as_ref()
+            .ok()
+            .and_then(|s| s.first())
+            .map(|s| s.provider.id.clone());
+        let registered = specs.and_then(|specs| {
             rt.update(
                 Update {
                     upsert: specs,
-                    sync_provider: stem,
+                    sync_provider: provider,
                     ..Update::default()
                 },
                 0,
@@ -51,26 +72,10 @@ pub fn register_path(rt: &mut Runtime, path: &Path) {
 #[allow(dead_code)] // each example uses one of the two helpers
 /// The tool specs of every catalog file in `dir`.
 pub fn catalog_specs(dir: &Path, skip: Option<&str>) -> Vec<ToolSpec> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
+    catalog_files(dir, skip)
         .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .filter(|p| skip.is_none_or(|s| !p.to_string_lossy().ends_with(s)))
-        .collect();
-    files.sort();
-    let mut specs = Vec::new();
-    for f in &files {
-        let text = std::fs::read_to_string(f).unwrap_or_default();
-        let opts = CatalogOptions {
-            qualify_names: true,
-            provider_id: f.file_stem().map(|s| s.to_string_lossy().into_owned()),
-            ..Default::default()
-        };
-        specs.extend(parse_catalog_text(&f.to_string_lossy(), &text, &opts).unwrap_or_default());
-    }
-    specs
+        .flat_map(|(_, specs)| specs.unwrap_or_default())
+        .collect()
 }
 
 #[allow(dead_code)] // not every example creates a session
