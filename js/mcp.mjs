@@ -138,8 +138,11 @@ export async function connectMcpProvider(runtime, client, options = {}) {
     timer = backoff.setTimeout(async () => {
       timer = undefined;
       if (closed) return;
+      let fresh;
       try {
-        attach(await factory());
+        fresh = await factory();
+        if (closed) return void (await fresh?.close?.());
+        attach(fresh);
         const change = await sync();
         attempts = 0;
         runtime.setProviderStatus(providerId, "connected");
@@ -154,6 +157,8 @@ export async function connectMcpProvider(runtime, client, options = {}) {
           attempt: attempts,
         });
         scheduleReconnect();
+        // A client that connected but could not list its tools is not kept open.
+        if (fresh) Promise.resolve(fresh.close?.()).catch(() => {});
       }
     }, delay);
   }
