@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { transformSync } from "esbuild";
 import { join } from "node:path";
 import { codeFences } from "../../scripts/readme-examples.mjs";
 import { packedProject, root } from "./project.mjs";
@@ -103,9 +104,14 @@ async function fakeAnthropic() {
 }
 
 test("README: the Node agent in 20 lines runs as written (server-memory, Anthropic SDK against a loopback stand-in)", async () => {
-  const [f] = codeFences(["js"]).filter((x) => x.heading.startsWith("A Node agent in 20 lines"));
-  // Free names: `confirm` (a browser global); the example leaves the MCP client open, so close it after.
-  writeFileSync(join(p.dir, "agent.mjs"), `const confirm = async () => true;\n${f.code}await mcp.close();\n`);
+  const [f] = codeFences(["js", "ts"]).filter((x) => x.code.includes("new Anthropic()"));
+  // Node 20 runs no TypeScript: esbuild strips the types and nothing else.
+  const code = f.lang === "ts" ? transformSync(f.code, { loader: "ts", format: "esm" }).code : f.code;
+  // Free names: the approval prompt; the example leaves the MCP client open, so close it after.
+  writeFileSync(
+    join(p.dir, "agent.mjs"),
+    `const askTheUser = async () => true;\nconst confirm = askTheUser;\n${code}await mcp.close();\n`,
+  );
   const api = await fakeAnthropic();
   try {
     const child = spawn(process.execPath, ["agent.mjs"], {
