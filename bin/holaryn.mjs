@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { HolarynRuntime } from "../js/node.mjs";
 import { CliError, parseArgs } from "../js/cli/args.mjs";
+import { GATEWAY_USAGE } from "../js/cli/gateway.mjs";
 import { rankCommand, searchCommand } from "../js/cli/search.mjs";
 
 // HolarynBench needs the repository's benchmarks/ (catalog, virtual project,
@@ -90,6 +91,15 @@ worse than the baseline.`,
       return benchCommand(opts);
     },
   },
+  gateway: {
+    flags: { config: "string", http: "string", ui: "string", check: true, quiet: true },
+    synopsis: "holaryn gateway --config FILE [--http PORT] [--ui PORT] [--check] [--quiet]",
+    usage: GATEWAY_USAGE,
+    run: async (opts) => {
+      const { gatewayCommand } = await import("../js/cli/gateway.mjs");
+      return gatewayCommand(opts);
+    },
+  },
   version: {
     flags: {},
     usage: "usage: holaryn version (or holaryn --version, -v)",
@@ -105,7 +115,7 @@ function printVersion() {
 const USAGE = `usage:
 ${Object.entries(COMMANDS)
   .filter(([, c]) => !c.hidden)
-  .map(([, c]) => `  ${c.usage.split("\n")[0].replace(/^usage: /, "")}`)
+  .map(([, c]) => `  ${c.synopsis ?? c.usage.split("\n")[0].replace(/^usage: /, "")}`)
   .join("\n")}
   holaryn COMMAND --help
 
