@@ -97,7 +97,7 @@ test("a crashed server is restarted through the factory; tools come back and the
     const s = rt.createSession({ dynamicDiscovery: true });
     s.setHost({ execute: mcpExecute([a]), approve: async () => true });
     s.inspect({ name: "crashy/echo" });
-    assert.equal((await s.call("crashy/echo", { text: "before" })).output.text, "before");
+    assert.equal((await s.call("crashy/echo", { text: "before" })).output.content[0].text, "before");
 
     s.inspect({ name: "crashy/crash" });
     await s.call("crashy/crash", {});
@@ -116,7 +116,7 @@ test("a crashed server is restarted through the factory; tools come back and the
     s.inspect({ name: "crashy/echo" });
     const after = await s.call("crashy/echo", { text: "after" });
     assert.equal(after.status, "ok", after.message);
-    assert.equal(after.output.text, "after");
+    assert.equal(after.output.content[0].text, "after");
   } finally {
     await a.close();
   }

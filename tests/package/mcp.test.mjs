@@ -52,7 +52,7 @@ out.during = state().code;
 await reconnected;
 out.after = state().state;
 s.inspect({ name: "crashy/echo" });
-out.echo = (await s.call("crashy/echo", { text: "back" })).output?.text;
+out.echo = (await s.call("crashy/echo", { text: "back" })).output?.content?.[0]?.text;
 await crashy.close();
 console.log(JSON.stringify(out));
 `,
