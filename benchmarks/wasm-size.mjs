@@ -1,42 +1,102 @@
-// Size of the shipped wasm, raw and gzipped (level 9). Budget: 900 KiB gzipped.
-// Run after `npm run build`:  npm run bench:size
+// What users download and install, raw / gzip -9 / brotli (max quality):
+// - the default browser download (runtime wasm + its JS: discovery, policy, gate, validation),
+// - the bounded-code add-on (the compiler module, fetched only for code mode),
+// - the total with code mode, and the npm tarball (packed / unpacked, one copy per file);
+// then the largest crates of each module (code bytes from cargo's named output,
+// before wasm-bindgen and wasm-opt: read them as shares).
+// Budgets: default ≤ 600 KiB gz, with code mode ≤ 900 KiB gz, tarball ≤ 1 MB packed.
+// Run after `npm run build`:  npm run bench:size   (`--top N` crates per module, default 12)
 // Measures only: prints OVER BUDGET but always exits 0 (tests assert, benchmarks measure).
 // Writes benchmarks/results/wasm-size.json.
-import { readFileSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
-import { gzipSync } from "node:zlib";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { codeByCrate } from "./wasm-crates.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const BUDGET = 900 * 1024;
-const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const KiB = 1024;
+const BUDGET = { default: 600 * KiB, withCode: 900 * KiB, packed: 1_000_000 };
+const topArg = process.argv.indexOf("--top");
+const TOP = topArg > 0 ? Number(process.argv[topArg + 1]) : 12;
+const kib = (n) => `${(n / KiB).toFixed(1)} KiB`;
 
-const files = [
-  ["web", "dist/web/holaryn_wasm_bg.wasm", true],
-  ["node", "dist/node/holaryn_wasm_bg.wasm", true],
-  // For comparison: rustc's output before wasm-bindgen and wasm-opt (not shipped).
-  ["cargo (unshipped)", "target/wasm32-unknown-unknown/release/holaryn_wasm.wasm", false],
-];
-const rows = [];
-for (const [build, rel, shipped] of files) {
+/** raw, gzip -9 and brotli (quality 11) sizes of one file. */
+function sizes(rel) {
   const file = join(root, rel);
   if (!existsSync(file)) {
-    if (shipped) {
-      console.error(`missing ${rel}: run npm run build first`);
-      process.exit(2);
-    }
-    continue;
+    console.error(`missing ${rel}: run npm run build first`);
+    process.exit(2);
   }
   const bytes = readFileSync(file);
-  const gzip = gzipSync(bytes, { level: 9 }).length;
-  const overBudget = shipped && gzip > BUDGET;
-  rows.push({ build, file: rel, shipped, raw: bytes.length, gzip, budget: BUDGET, overBudget });
-  console.log(
-    `${build.padEnd(18)} raw ${kib(bytes.length).padStart(11)}  gzip -9 ${kib(gzip).padStart(11)}` +
-      (overBudget ? `  OVER BUDGET (${kib(BUDGET)} gzipped)` : ""),
-  );
+  const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  return { file: rel, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: br };
 }
+const sum = (rows) =>
+  rows.reduce((t, r) => ({ raw: t.raw + r.raw, gzip: t.gzip + r.gzip, brotli: t.brotli + r.brotli }), {
+    raw: 0,
+    gzip: 0,
+    brotli: 0,
+  });
+const line = (label, s, budget) =>
+  console.log(
+    `${label.padEnd(44)} raw ${kib(s.raw).padStart(11)}  gz ${kib(s.gzip).padStart(10)}  br ${kib(s.brotli).padStart(10)}` +
+      (budget && s.gzip > budget ? `  OVER BUDGET (${kib(budget)} gz)` : budget ? `  within ${kib(budget)} gz` : ""),
+  );
+
+// The browser entry statically imports both glue files; the code wasm is fetched on demand.
+const defaultFiles = [
+  "dist/web/holaryn_wasm_bg.wasm",
+  "dist/web/holaryn_wasm.js",
+  "dist/web/holaryn_code.js",
+  "js/browser.mjs",
+  "js/core.mjs",
+].map(sizes);
+const codeFiles = ["dist/web/holaryn_code_bg.wasm"].map(sizes);
+console.log("files");
+for (const r of [...defaultFiles, ...codeFiles]) line(`  ${r.file}`, r);
+const parts = {
+  default: sum(defaultFiles),
+  codeAddOn: sum(codeFiles),
+  withCode: sum([...defaultFiles, ...codeFiles]),
+};
+console.log("downloads");
+line("  default (no bounded code mode)", parts.default, BUDGET.default);
+line("  bounded-code add-on (fetched on demand)", parts.codeAddOn);
+line("  total with bounded code mode", parts.withCode, BUDGET.withCode);
+
+const [packed] = JSON.parse(
+  execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" }),
+);
+const wasmFiles = packed.files.filter((f) => f.path.endsWith(".wasm"));
+const tarball = { packed: packed.size, unpacked: packed.unpackedSize, files: packed.entryCount, wasm: wasmFiles };
+console.log(
+  `tarball (npm pack)  packed ${kib(tarball.packed)}  unpacked ${kib(tarball.unpacked)}  ${tarball.files} files, ` +
+    `wasm: ${wasmFiles.map((f) => `${f.path} (${kib(f.size)})`).join(", ")}` +
+    (tarball.packed > BUDGET.packed ? `  OVER BUDGET (${BUDGET.packed} bytes packed)` : "  within 1 MB packed"),
+);
+
+const crates = {};
+for (const [module, name] of [
+  ["runtime (holaryn_wasm)", "holaryn_wasm"],
+  ["bounded-code compiler (holaryn_code)", "holaryn_code_wasm"],
+]) {
+  const file = join(root, "target/wasm32-unknown-unknown/release", `${name}.wasm`);
+  const rows = existsSync(file) ? codeByCrate(readFileSync(file)) : null;
+  if (!rows) {
+    console.log(`crates of ${module}: no named cargo output at ${file}`);
+    continue;
+  }
+  const total = rows.reduce((n, r) => n + r.bytes, 0);
+  crates[module] = rows.slice(0, TOP);
+  console.log(`largest crates of ${module} (cargo output, code bytes; ${kib(total)} in all)`);
+  for (const r of rows.slice(0, TOP)) {
+    console.log(`  ${r.crate.padEnd(28)} ${kib(r.bytes).padStart(11)}  ${((100 * r.bytes) / total).toFixed(1).padStart(5)} %`);
+  }
+}
+
 mkdirSync(join(root, "benchmarks/results"), { recursive: true });
-const out = { measuredAt: new Date().toISOString(), budgetGzipBytes: BUDGET, rows };
-writeFileSync(join(root, "benchmarks/results/wasm-size.json"), `${JSON.stringify(out, null, 2)}\n`);
+const out = { measuredAt: new Date().toISOString(), budgets: BUDGET, files: [...defaultFiles, ...codeFiles], parts, tarball, crates };
+writeFileSync(join(root, "benchmarks/results/wasm-size.json"), JSON.stringify(out, null, 2) + "\n");
 console.log("wrote benchmarks/results/wasm-size.json");

@@ -22,6 +22,8 @@ export type OutcomeCode =
   | "code.syntax"
   | "code.forbidden"
   | "code.limit"
+  | "code.unavailable"
+  | "code.invalid_program"
   | "protocol.invalid_resume"
   | "runtime.busy"
   | "runtime.failed"

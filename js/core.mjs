@@ -155,17 +155,103 @@ function wrapClass(cls, state) {
   Object.defineProperty(cls.prototype, "constructor", { value: proxy, writable: true, configurable: true });
   return proxy;
 }
-/** Build the public API from wasm-bindgen bindings. */
-export function expose(bindings) {
+/**
+ * The bounded-code compiler (a second wasm module) for one bindings module,
+ * loaded at most once: `load()` returns its `compile` function (Node, sync)
+ * or a Promise of it (browsers). `ensure()` returns nothing once loaded or a
+ * Promise while loading; a failed load may be retried and surfaces as
+ * `code.unavailable`.
+ */
+function codeLoader(bindings, load) {
+  let pending = null;
+  const unavailable = (e) =>
+    new HolarynError(`the bounded-code module could not be loaded: ${e?.message ?? e}`, "code.unavailable");
+  const ready = () => typeof bindings.hasCodeCompiler === "function" && bindings.hasCodeCompiler();
+  return {
+    ready,
+    ensure() {
+      if (ready() || !load) return undefined;
+      if (pending) return pending;
+      let got;
+      try {
+        got = load();
+      } catch (e) {
+        throw unavailable(e);
+      }
+      if (!(got instanceof Promise)) {
+        bindings.setCodeCompiler(got);
+        return undefined;
+      }
+      pending = got.then(
+        (compile) => bindings.setCodeCompiler(compile),
+        (e) => {
+          pending = null;
+          throw unavailable(e);
+        },
+      );
+      return pending;
+    },
+  };
+}
+
+/** Methods that may run bounded code: they wait for the code module first. */
+const CODE_METHODS = ["call", "dispatch", "dispatchModelCall"];
+
+/**
+ * Patch createSession (start loading the code module for a session with
+ * bounded code mode) and the async session methods (wait for it).
+ */
+function loadCodeOnDemand(bindings, loader) {
+  const codeMode = (session) => {
+    try {
+      return session.boundedCodeMode === true;
+    } catch {
+      return false; // a closed session: the method itself reports it
+    }
+  };
+  const rt = bindings.HolarynRuntime.prototype;
+  const create = rt.createSession;
+  rt.createSession = function (...args) {
+    const session = create.apply(this, args);
+    if (codeMode(session)) {
+      try {
+        loader.ensure()?.catch(() => {}); // the first call reports a failure
+      } catch {
+        // Node: reported by the first call, which tries again
+      }
+    }
+    return session;
+  };
+  const proto = bindings.HolarynSession.prototype;
+  for (const name of CODE_METHODS) {
+    const method = proto[name];
+    proto[name] = function (...args) {
+      if (loader.ready() || !codeMode(this)) return method.apply(this, args);
+      let waiting;
+      try {
+        waiting = loader.ensure();
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      return waiting ? waiting.then(() => method.apply(this, args)) : method.apply(this, args);
+    };
+  }
+}
+
+/** Build the public API from wasm-bindgen bindings (`loadCode`: see `codeLoader`). */
+export function expose(bindings, loadCode) {
   const api = {};
   // One health record per instance (both classes share its memory).
   const state = proxyOf.get(bindings) ?? health();
   proxyOf.set(bindings, state);
+  const loader = codeLoader(bindings, loadCode);
+  // Idempotent: the same bindings module may be exposed twice.
+  if (!proxyOf.has(bindings.HolarynRuntime)) loadCodeOnDemand(bindings, loader);
   for (const name of ["HolarynRuntime", "HolarynSession"]) {
     const cls = bindings[name];
-    // Idempotent: the same bindings module may be exposed twice.
     if (!proxyOf.has(cls)) proxyOf.set(cls, wrapClass(cls, state));
     api[name] = proxyOf.get(cls);
   }
+  api.loadCode = () => Promise.resolve(loader.ensure());
   return api;
 }

@@ -1,9 +1,9 @@
 // Types of the holaryn package (Node and browser entries share them). The data types and
-// classes come from wasm-bindgen's output for wasm/src (dist/node: the same as dist/web's,
-// without the loader internals typed `any`).
-export type * from "../dist/node/holaryn_wasm.js";
-export { HolarynRuntime, HolarynSession } from "../dist/node/holaryn_wasm.js";
-import type { HolarynRuntime, HolarynSession } from "../dist/node/holaryn_wasm.js";
+// classes come from wasm-bindgen's output for wasm/src (dist/web, the one build Node and
+// browsers share).
+export type * from "../dist/web/holaryn_wasm.js";
+export { HolarynRuntime, HolarynSession } from "../dist/web/holaryn_wasm.js";
+import type { HolarynRuntime, HolarynSession } from "../dist/web/holaryn_wasm.js";
 export type { OutcomeCode } from "./codes.js";
 
 /** Base class of every error the runtime throws; `code` is stable (e.g. `handle.stale`). */
@@ -36,14 +36,28 @@ export class CodeError extends HolarynError {}
 export function typed<T>(err: T): T;
 /** Load the wasm. Required once in browsers and workers; a no-op in Node. */
 export function init(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
+/**
+ * Load the bounded-code compiler (a second wasm) now. Optional: a session with
+ * bounded code mode loads it before its first `call`/`dispatch`/`dispatchModelCall`
+ * (sync in Node, fetched in browsers); pass `input` where the default URL
+ * (dist/web/holaryn_code_bg.wasm next to the build) does not resolve.
+ */
+export function initCode(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void> | void;
 /** The two classes of one wasm-bindgen build. */
 export interface HolarynBindings {
   HolarynRuntime: typeof HolarynRuntime;
   HolarynSession: typeof HolarynSession;
 }
+/** The bounded-code module's `compile(source, limitsJson)`, for {@link expose}. */
+export type CodeCompile = (source: string, limits: string) => string;
 /**
- * Wrap a wasm-bindgen build (`dist/node` or `dist/web`) into the public classes: thrown errors typed,
+ * Wrap a wasm-bindgen build (`dist/web`) into the public classes: thrown errors typed,
  * a WebAssembly trap turned into `runtime.failed`, too little stack refused. The entries do this already;
- * it is for hosts that load the wasm themselves. Idempotent per build.
+ * it is for hosts that load the wasm themselves. `loadCode` returns the bounded-code module's
+ * `compile` (or a Promise of it); sessions with bounded code mode call it once, on demand.
+ * Idempotent per build.
  */
-export function expose(bindings: HolarynBindings): HolarynBindings;
+export function expose(
+  bindings: HolarynBindings,
+  loadCode?: () => CodeCompile | Promise<CodeCompile>,
+): HolarynBindings & { loadCode(): Promise<void> };

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# `npm run build`: the npm package's wasm. One release build of the wasm crate,
-# wasm-bindgen for Node (CommonJS, dist/node) and the web (ES module, dist/web),
-# wasm-opt -Oz from npm's binaryen, then a load check of both in Node.
+# `npm run build`: the npm package's wasm, two modules in dist/web: holaryn_wasm
+# (the runtime: discovery, policy, gate, validation) and holaryn_code (the
+# bounded-code compiler, loaded only for sessions with bounded code mode).
+# Release builds, wasm-bindgen --target web (ES modules; Node uses the same
+# files), wasm-opt -Oz from npm's binaryen, then a load check of both entries.
 # Needs what `scripts/setup.sh` installs (wasm target, .tools/bin/wasm-bindgen,
 # node_modules/.bin/wasm-opt).
 set -euo pipefail
@@ -21,35 +23,29 @@ if [ "$wasm_opt" != "$HOLARYN_ROOT/node_modules/.bin/wasm-opt" ]; then
   exit 1
 fi
 
-step "build: cargo build --release (wasm32)"
-cargo build -p holaryn-wasm --release --target wasm32-unknown-unknown
-# Where cargo put it: honours CARGO_TARGET_DIR (a stale target/ copy must never be shipped).
+# Two modules, each its own cargo invocation so the core's `parser` feature
+# is not unified into the default one: holaryn_wasm (no parser: the default
+# download) and holaryn_code (the bounded-code compiler, loaded on demand).
 target_dir="$(cargo metadata --format-version 1 --no-deps |
   node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')"
-wasm="$target_dir/wasm32-unknown-unknown/release/holaryn_wasm.wasm"
-
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-for target in nodejs web; do
-  out="dist/$([ "$target" = nodejs ] && echo node || echo web)"
-  step "build: wasm-bindgen --target $target -> $out"
-  rm -rf "$out"
-  wasm-bindgen "$wasm" --target "$target" --out-dir "$out" \
+# One copy of each file: the web build (ES module) serves browsers and Node
+# (js/node.mjs instantiates the same .wasm synchronously with initSync).
+rm -rf dist/node dist/web
+for pair in holaryn-wasm:holaryn_wasm holaryn-code-wasm:holaryn_code; do
+  crate="${pair%%:*}" name="${pair##*:}"
+  step "build: cargo build -p $crate --release (wasm32)"
+  cargo build -p "$crate" --release --target wasm32-unknown-unknown
+  # Where cargo put it: honours CARGO_TARGET_DIR (a stale target/ copy must never be shipped).
+  wasm="$target_dir/wasm32-unknown-unknown/release/${crate//-/_}.wasm"
+  step "build: wasm-bindgen --target web $wasm -> dist/web/$name"
+  wasm-bindgen "$wasm" --target web --out-dir dist/web --out-name "$name" \
     --remove-name-section --remove-producers-section
-  bg="$out/holaryn_wasm_bg.wasm"
-  if [ "$target" = web ] && cmp -s "$bg" "$tmp/node_bg.wasm"; then
-    step "build: $bg is byte-identical to dist/node's input: reuse the optimised copy"
-    cp dist/node/holaryn_wasm_bg.wasm "$bg"
-    continue
-  fi
-  cp "$bg" "$tmp/node_bg.wasm"
+  bg="dist/web/${name}_bg.wasm"
   step "build: wasm-opt -Oz $bg ($(wasm-opt --version))"
   wasm-opt -Oz --strip-debug --strip-producers "${WASM_FEATURES[@]}" "$bg" -o "$bg"
 done
-# The Node build is CommonJS inside a "type": "module" package.
-printf '{"type": "commonjs"}\n' > dist/node/package.json
 
-step "build: load check of dist/node and dist/web in Node"
+step "build: load check of both entries (js/node.mjs, js/browser.mjs) in Node"
 node --input-type=module -e '
   import { readFileSync } from "node:fs";
   const check = (rt, where) => {
@@ -58,10 +54,13 @@ node --input-type=module -e '
     console.log(`${where}: ok (registry version ${rt.version.slice(0, 19)}…)`);
   };
   const node = await import("./js/node.mjs");
-  check(new node.HolarynRuntime(), "dist/node via js/node.mjs");
+  check(new node.HolarynRuntime(), "dist/web via js/node.mjs (initSync)");
+  node.initCode();
   const web = await import("./js/browser.mjs");
   await web.init(readFileSync("dist/web/holaryn_wasm_bg.wasm"));
   check(new web.HolarynRuntime(), "dist/web via js/browser.mjs");
+  await web.initCode(readFileSync("dist/web/holaryn_code_bg.wasm"));
+  console.log("code module: ok in both entries");
 '
-ls -l dist/node/holaryn_wasm_bg.wasm dist/web/holaryn_wasm_bg.wasm
+ls -l dist/web/*.wasm
 step "build: done"

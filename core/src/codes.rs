@@ -87,6 +87,10 @@ codes! {
     CodeForbidden = "code.forbidden", "the bounded code uses a forbidden construct";
     /// Bounded code: a limit (size, nodes, calls, time, output) is exceeded.
     CodeLimit = "code.limit", "the bounded code passed a limit";
+    /// Bounded code: no compiler is loaded (the code module), or it failed.
+    CodeUnavailable = "code.unavailable", "no bounded-code compiler is available";
+    /// Bounded code: the compiler's program failed the core's structural check.
+    CodeInvalidProgram = "code.invalid_program", "the compiled program failed the core's check";
     /// A resume answer does not fit the step it was given to.
     ProtocolInvalidResume = "protocol.invalid_resume", "a resume answer did not fit its step";
     /// The runtime was entered while its state was borrowed (a host callback

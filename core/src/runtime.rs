@@ -69,6 +69,8 @@ pub struct Runtime {
     pub(crate) require_input_schema: bool,
     pub(crate) embeddings: EmbeddingStore,
     pub(crate) embed_docs: Option<EmbedDocs>,
+    /// The bounded-code compiler a host installed (see [`crate::code::wire`]).
+    pub(crate) code_compiler: Option<crate::code::Compiler>,
 }
 
 impl Default for Runtime {
@@ -92,7 +94,15 @@ impl Runtime {
             require_input_schema: false,
             embeddings: EmbeddingStore::default(),
             embed_docs: None,
+            code_compiler: None,
         }
+    }
+
+    /// Install (or remove) the bounded-code compiler whose answers
+    /// [`crate::code::decode`] re-checks; with none, the built-in one
+    /// (feature `parser`) compiles, or runs are `code.unavailable`.
+    pub fn set_code_compiler(&mut self, compiler: Option<crate::code::Compiler>) {
+        self.code_compiler = compiler;
     }
 
     /// Refuse (with `descriptor.invalid_schema`) tools registered from now on

@@ -12,7 +12,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
 
 /** Files copied, relative to the package root (same relative path under vendor/holaryn/). */
-export const FILES = ["js/browser.mjs", "js/core.mjs", "dist/web/holaryn_wasm.js", "dist/web/holaryn_wasm_bg.wasm"];
+export const FILES = [
+  "js/browser.mjs",
+  "js/core.mjs",
+  "dist/web/holaryn_wasm.js",
+  "dist/web/holaryn_wasm_bg.wasm",
+  "dist/web/holaryn_code.js",
+  "dist/web/holaryn_code_bg.wasm",
+];
 /** Type declarations, copied when present (editor support for sw.js's JSDoc). */
 export const TYPE_FILES = ["js/index.d.ts", "dist/web/holaryn_wasm.d.ts"];
 

@@ -38,10 +38,10 @@ test("the published file list covers exports, types and bin", () => {
   for (const entry of Object.values(pkg.exports)) {
     for (const target of typeof entry === "string" ? [entry] : Object.values(entry)) wanted.add(target);
   }
-  for (const dir of ["node", "web"]) {
-    for (const f of ["holaryn_wasm.js", "holaryn_wasm.d.ts", "holaryn_wasm_bg.wasm"]) wanted.add(`dist/${dir}/${f}`);
+  // One web build serves Node and browsers: the runtime and the bounded-code compiler.
+  for (const name of ["holaryn_wasm", "holaryn_code"]) {
+    for (const f of [".js", ".d.ts", "_bg.wasm"]) wanted.add(`dist/web/${name}${f}`);
   }
-  wanted.add("dist/node/package.json"); // {"type": "commonjs"} for the CommonJS Node build
   for (const f of wanted) {
     const path = f.replace(/^\.\//, "");
     // A subpath pattern (`./schemas/*`) must match at least one packed file.
@@ -50,6 +50,11 @@ test("the published file list covers exports, types and bin", () => {
       : files.has(path);
     assert.ok(ok, `npm pack includes ${f}`);
   }
+  const wasm = packed.files
+    .filter((f) => f.path.endsWith(".wasm"))
+    .map((f) => f.path)
+    .sort();
+  assert.deepEqual(wasm, ["dist/web/holaryn_code_bg.wasm", "dist/web/holaryn_wasm_bg.wasm"], "each wasm ships once");
   for (const f of files) {
     assert.ok(!/^(target|node_modules|\.tools|core|wasm|tests|scripts)\//.test(f), `npm pack leaves out ${f}`);
   }

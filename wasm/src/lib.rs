@@ -8,6 +8,7 @@
 // See holaryn-core: `Error` is large by design (location data inline).
 #![allow(clippy::result_large_err)]
 
+mod code;
 mod convert;
 mod driver;
 mod embedder;

@@ -104,6 +104,7 @@ impl HolarynRuntime {
             rt.set_activity_capacity(c);
         }
         rt.set_require_input_schema(opts.require_input_schema);
+        rt.set_code_compiler(Some(crate::code::compiler()));
         Ok(HolarynRuntime {
             shared: Rc::new(Shared::new(rt)),
         })

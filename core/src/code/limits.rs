@@ -7,7 +7,7 @@
 //! session is created, before any program exists), naming the field in
 //! `codeLimits.<field>` form.
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{line_col_utf16, Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 
 /// The limits in force for one bounded-code run.
@@ -47,6 +47,36 @@ pub struct LimitsRequest {
     /// Requested `maxNodes` (1..=256).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_nodes: Option<u32>,
+}
+
+/// What every rejection suggests next.
+pub(crate) const NEXT: &str = "rewrite the program as lines `name = call(\"toolh_…\", {...})` or `call(\"toolh_…\", {...})` using only literals and earlier names";
+
+/// Source size, checked first (by the compiler and again by the core):
+/// more than `maxSourceBytes` UTF-8 bytes is `code.limit` at the first byte past it.
+pub fn check_source_size(source: &str, limits: &CodeLimits) -> Result<()> {
+    let max_bytes = limits.clamped().max_source_bytes as usize;
+    if source.len() <= max_bytes {
+        return Ok(());
+    }
+    let mut at = max_bytes;
+    while at > 0 && !source.is_char_boundary(at) {
+        at -= 1;
+    }
+    let msg = format!(
+        "source size: the program is {} bytes; the limit is {} bytes",
+        source.len(),
+        max_bytes
+    );
+    Err(located(ErrorCode::CodeLimit, msg, source, at))
+}
+
+/// An error at a byte offset of `source`.
+pub(crate) fn located(code: ErrorCode, message: String, source: &str, at: usize) -> Error {
+    let (line, col) = line_col_utf16(source, at);
+    Error::new(code, message)
+        .with_position(line, col)
+        .with_next_action(NEXT)
 }
 
 impl CodeLimits {

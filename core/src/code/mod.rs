@@ -57,21 +57,37 @@
 //!
 //! A compile error is run status `rejected` with no rows
 //! ([`CodeResult::rejected`]).
+//!
+//! # Where the compiler runs
+//!
+//! With the `parser` feature (the default; native builds and the separate
+//! code module `code-wasm/`) [`compile`] is here. The browser's default wasm is
+//! built without it: a host installs a [`Compiler`] (the code module, loaded
+//! on demand) whose answer crosses as JSON and is re-checked by [`decode`]
+//! (see [`wire`]) before anything runs.
 
+#[cfg(feature = "parser")]
 pub mod check;
+#[cfg(feature = "parser")]
 mod constructs;
+#[cfg(feature = "parser")]
 mod escapes;
 pub mod limits;
 pub mod machine;
 pub mod outcome;
+#[cfg(feature = "parser")]
 pub mod parse;
 pub mod program;
 pub mod result;
+pub mod wire;
 
 pub use crate::json_size::json_len;
 pub use limits::{CodeLimits, LimitsRequest};
 pub use machine::{CodeRun, CodeStep, PendingCall};
 pub use outcome::InnerCallOutcome;
-pub use parse::{compile, HANDLE_PREFIX, TOKENS_PER_NODE};
+#[cfg(feature = "parser")]
+pub use parse::{compile, TOKENS_PER_NODE};
+pub use program::HANDLE_PREFIX;
 pub use program::{Program, Statement, Template};
 pub use result::{CodeError, CodeResult, CodeStatus, CodeSummary, RowStatus, TraceRow};
+pub use wire::{decode, encode, Compiler};

@@ -35,7 +35,8 @@ use super::check::Checker;
 use super::escapes;
 use super::limits::CodeLimits;
 use super::program::Program;
-use crate::error::{line_col_utf16, Error, ErrorCode, Result};
+pub(crate) use super::program::HANDLE_PREFIX;
+use crate::error::{ErrorCode, Result};
 use rustpython_parser::ast;
 use rustpython_parser::lexer::LexicalErrorType;
 use rustpython_parser::text_size::TextSize;
@@ -44,30 +45,16 @@ use rustpython_parser::{lexer, Mode, Parse, Tok};
 
 /// The path the parser reports; never shown as a file.
 const SOURCE_PATH: &str = "<run_tool_code>";
-pub use crate::validate::HANDLE_PREFIX;
 /// Significant tokens allowed per node by the pre-parse guard.
 pub const TOKENS_PER_NODE: u32 = 4;
 /// Longest piece of parser text quoted in a syntax error.
 const MAX_QUOTED: usize = 120;
-/// What every rejection suggests next.
-pub(crate) const NEXT: &str = "rewrite the program as lines `name = call(\"toolh_…\", {...})` or `call(\"toolh_…\", {...})` using only literals and earlier names";
+pub(crate) use super::limits::located;
 
 /// Check `source` against `limits` (capped at [`CodeLimits::MAX`]) and build the program.
 pub fn compile(source: &str, limits: &CodeLimits) -> Result<Program> {
     let limits = limits.clamped();
-    let max_bytes = limits.max_source_bytes as usize;
-    if source.len() > max_bytes {
-        let mut at = max_bytes;
-        while at > 0 && !source.is_char_boundary(at) {
-            at -= 1;
-        }
-        let msg = format!(
-            "source size: the program is {} bytes; the limit is {} bytes",
-            source.len(),
-            max_bytes
-        );
-        return Err(located(ErrorCode::CodeLimit, msg, source, at));
-    }
+    super::limits::check_source_size(source, &limits)?;
     let guard = token_guard(source, &limits)?;
     let joined = escapes::join_pairs(source, &guard.pairs);
     let suite = ast::Suite::parse(&joined, SOURCE_PATH).map_err(|e| {
@@ -274,12 +261,4 @@ fn unterminated_string(source: &str, from: usize, error: &LexicalErrorType) -> O
 
 pub(crate) fn offset(at: TextSize) -> usize {
     usize::try_from(u32::from(at)).unwrap_or(usize::MAX)
-}
-
-/// An error at a byte offset of `source`.
-pub(crate) fn located(code: ErrorCode, message: String, source: &str, at: usize) -> Error {
-    let (line, col) = line_col_utf16(source, at);
-    Error::new(code, message)
-        .with_position(line, col)
-        .with_next_action(NEXT)
 }

@@ -7,6 +7,9 @@
 
 use serde_json::{Map, Value};
 
+/// Every handle literal starts with this (the one home is `validate`).
+pub use crate::validate::HANDLE_PREFIX;
+
 /// A compiled bounded-code program, ready for [`crate::code::CodeRun::start`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
@@ -132,6 +135,7 @@ impl Template {
     }
 
     /// Fold literal-only lists and dicts into one [`Template::Literal`].
+    #[cfg_attr(not(feature = "parser"), allow(dead_code))]
     pub(crate) fn list(items: Vec<Template>) -> Template {
         if items.iter().all(|t| matches!(t, Template::Literal(_))) {
             let values = items
@@ -148,6 +152,7 @@ impl Template {
     }
 
     /// Fold a literal-only dict into one [`Template::Literal`].
+    #[cfg_attr(not(feature = "parser"), allow(dead_code))]
     pub(crate) fn dict(entries: Vec<(String, Template)>) -> Template {
         if entries
             .iter()

@@ -11,8 +11,12 @@
 use super::outcome::{CallOutcome, CallStatus, Stage};
 use super::steps::{Attached, CallState, GateStep};
 use crate::activity::{ActivityKind, ActivityRecord};
-use crate::code::{self, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome, PendingCall};
+use crate::code::{
+    self, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome, PendingCall,
+    Program,
+};
 use crate::codes::Code;
+use crate::error::Result;
 use crate::runtime::Runtime;
 use serde_json::Value;
 
@@ -39,11 +43,26 @@ impl Runtime {
         let limits = session.code_limits;
         let run_id = session.next_id("run");
         let source = outer.args.get("code").and_then(Value::as_str).unwrap_or("");
-        let step = match code::compile(source, &limits) {
+        let step = match self.compile_code(source, &limits) {
             Ok(program) => CodeRun::start(program, run_id, limits, now_ms),
             Err(err) => CodeStep::Done(CodeResult::rejected(run_id, limits, &err)),
         };
         self.drive_code(outer, step, now_ms)
+    }
+
+    /// The installed compiler's answer, re-checked; else the built-in compiler.
+    fn compile_code(&self, source: &str, limits: &CodeLimits) -> Result<Program> {
+        code::limits::check_source_size(source, limits)?;
+        match &self.code_compiler {
+            Some(compiler) => match (compiler.0)(source, limits) {
+                Ok(text) => code::decode(&text, source, limits),
+                Err(why) => Err(code::wire::unavailable(&why)),
+            },
+            #[cfg(feature = "parser")]
+            None => code::compile(source, limits),
+            #[cfg(not(feature = "parser"))]
+            None => Err(code::wire::unavailable("no compiler is installed")),
+        }
     }
 
     /// Advance the interpreter until it needs the host or finishes.
