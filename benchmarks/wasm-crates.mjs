@@ -89,6 +89,9 @@ function functionNames(bytes, sec) {
 /** The crate a (possibly mangled) Rust symbol belongs to. */
 export function crateOf(name) {
   let s = name;
+  // v0 mangling: the first crate root, `C<disambiguator>_<len><name>`.
+  const v0 = /^_?R.*?C[sS]?[0-9a-zA-Z]*_(\d+)/.exec(s);
+  if (v0) s = s.slice(v0[0].length, v0[0].length + Number(v0[1]));
   const legacy = /^_ZN(\d+)/.exec(s);
   if (legacy) {
     const start = legacy[0].length;
@@ -96,6 +99,8 @@ export function crateOf(name) {
   }
   s = s.replace(/\$LT\$/g, "<").replace(/\$RF\$/g, "&").replace(/\$u5b\$/g, "[").replace(/\$u20\$/g, " ");
   s = s.replace(/\.\./g, "::").replace(/^[_<&\[( ]+|^(mut|dyn) /g, "").replace(/^[_<&\[( ]+/, "");
+  // `<T as trait::path>`: the trait's crate.
+  s = s.replace(/^[A-Z]\w* as /, "");
   const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(s);
   if (!m) return "(other)";
   const crate = m[1];
