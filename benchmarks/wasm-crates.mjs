@@ -97,8 +97,15 @@ export function crateOf(name) {
     const start = legacy[0].length;
     s = s.slice(start, start + Number(legacy[1])); // the first path segment
   }
-  s = s.replace(/\$LT\$/g, "<").replace(/\$RF\$/g, "&").replace(/\$u5b\$/g, "[").replace(/\$u20\$/g, " ");
-  s = s.replace(/\.\./g, "::").replace(/^[_<&\[( ]+|^(mut|dyn) /g, "").replace(/^[_<&\[( ]+/, "");
+  s = s
+    .replace(/\$LT\$/g, "<")
+    .replace(/\$RF\$/g, "&")
+    .replace(/\$u5b\$/g, "[")
+    .replace(/\$u20\$/g, " ");
+  s = s
+    .replace(/\.\./g, "::")
+    .replace(/^[_<&[( ]+|^(mut|dyn) /g, "")
+    .replace(/^[_<&[( ]+/, "");
   // `<T as trait::path>`: the trait's crate.
   s = s.replace(/^[A-Z]\w* as /, "");
   const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(s);
@@ -113,8 +120,14 @@ export function crateOf(name) {
 /** Code bytes per crate, largest first: [{ crate, bytes, functions }]. */
 export function codeByCrate(bytes) {
   const secs = sections(bytes);
-  const imports = importedFunctions(bytes, secs.find((s) => s.id === 2));
-  const names = functionNames(bytes, secs.find((s) => s.id === 0 && s.name === "name"));
+  const imports = importedFunctions(
+    bytes,
+    secs.find((s) => s.id === 2),
+  );
+  const names = functionNames(
+    bytes,
+    secs.find((s) => s.id === 0 && s.name === "name"),
+  );
   const code = secs.find((s) => s.id === 10);
   if (!code || names.size === 0) return null;
   const totals = new Map();

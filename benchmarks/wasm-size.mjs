@@ -92,11 +92,20 @@ for (const [module, name] of [
   crates[module] = rows.slice(0, TOP);
   console.log(`largest crates of ${module} (cargo output, code bytes; ${kib(total)} in all)`);
   for (const r of rows.slice(0, TOP)) {
-    console.log(`  ${r.crate.padEnd(28)} ${kib(r.bytes).padStart(11)}  ${((100 * r.bytes) / total).toFixed(1).padStart(5)} %`);
+    console.log(
+      `  ${r.crate.padEnd(28)} ${kib(r.bytes).padStart(11)}  ${((100 * r.bytes) / total).toFixed(1).padStart(5)} %`,
+    );
   }
 }
 
 mkdirSync(join(root, "benchmarks/results"), { recursive: true });
-const out = { measuredAt: new Date().toISOString(), budgets: BUDGET, files: [...defaultFiles, ...codeFiles], parts, tarball, crates };
-writeFileSync(join(root, "benchmarks/results/wasm-size.json"), JSON.stringify(out, null, 2) + "\n");
+const out = {
+  measuredAt: new Date().toISOString(),
+  budgets: BUDGET,
+  files: [...defaultFiles, ...codeFiles],
+  parts,
+  tarball,
+  crates,
+};
+writeFileSync(join(root, "benchmarks/results/wasm-size.json"), `${JSON.stringify(out, null, 2)}\n`);
 console.log("wrote benchmarks/results/wasm-size.json");

@@ -42,7 +42,9 @@ export function init(input?: string | URL | Request | Response | BufferSource | 
  * (sync in Node, fetched in browsers); pass `input` where the default URL
  * (dist/web/holaryn_code_bg.wasm next to the build) does not resolve.
  */
-export function initCode(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void> | void;
+export function initCode(
+  input?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
+): Promise<void> | void;
 /** The two classes of one wasm-bindgen build. */
 export interface HolarynBindings {
   HolarynRuntime: typeof HolarynRuntime;
