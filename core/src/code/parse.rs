@@ -2,7 +2,7 @@
 //!
 //! Nothing here evaluates anything: the parser only builds a syntax tree and
 //! the checker ([`crate::code::check`]) keeps the few shapes the language
-//! allows. Every rejection is an [`Error`] with a stable code, a message that
+//! allows. Every rejection is an [`Error`](crate::Error) with a stable code, a message that
 //! names the construct or limit, and a 1-based line:column (UTF-16 code
 //! units) of where it starts.
 //!
