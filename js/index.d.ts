@@ -1,9 +1,9 @@
 // Types of the holaryn package (Node and browser entries share them). The data types and
 // classes come from wasm-bindgen's output for wasm/src (dist/web, the one build Node and
-// browsers share).
-export type * from "../dist/web/holaryn_wasm.js";
-export { HolarynRuntime, HolarynSession } from "../dist/web/holaryn_wasm.js";
-import type { HolarynRuntime, HolarynSession } from "../dist/web/holaryn_wasm.js";
+// browsers share; holaryn_wasm.api.d.ts is its .d.ts without the loader, see scripts/build.sh).
+export type * from "../dist/web/holaryn_wasm.api.js";
+export { HolarynRuntime, HolarynSession } from "../dist/web/holaryn_wasm.api.js";
+import type { HolarynRuntime, HolarynSession } from "../dist/web/holaryn_wasm.api.js";
 export type { OutcomeCode } from "./codes.js";
 
 /** Base class of every error the runtime throws; `code` is stable (e.g. `handle.stale`). */

@@ -45,6 +45,20 @@ for pair in holaryn-wasm:holaryn_wasm holaryn-code-wasm:holaryn_code; do
   wasm-opt -Oz --strip-debug --strip-producers "${WASM_FEATURES[@]}" "$bg" -o "$bg"
 done
 
+# The package's types (js/index.d.ts) take wasm-bindgen's classes and data types
+# without the web loader (initSync, init) or the internal code-module hooks,
+# which the entries do not export: dist/web/holaryn_wasm.api.d.ts.
+step "build: dist/web/holaryn_wasm.api.d.ts (public types of the runtime module)"
+node --input-type=module -e '
+  import { readFileSync, writeFileSync } from "node:fs";
+  let t = readFileSync("dist/web/holaryn_wasm.d.ts", "utf8");
+  const cut = t.indexOf("\nexport type InitInput");
+  if (cut < 0) throw new Error("wasm-bindgen d.ts: no loader section (export type InitInput)");
+  t = t.slice(0, cut + 1).replace(/\/\*\*(?:(?!\*\/)[\s\S])*\*\/\nexport function (?:hasCodeCompiler|setCodeCompiler)\([^;]*;\n/g, "");
+  if (/CodeCompiler|initSync/.test(t)) throw new Error("wasm-bindgen d.ts: loader or code hooks left in the public types");
+  writeFileSync("dist/web/holaryn_wasm.api.d.ts", t);
+'
+
 step "build: load check of both entries (js/node.mjs, js/browser.mjs) in Node"
 node --input-type=module -e '
   import { readFileSync } from "node:fs";

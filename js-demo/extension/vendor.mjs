@@ -21,7 +21,7 @@ export const FILES = [
   "dist/web/holaryn_code_bg.wasm",
 ];
 /** Type declarations, copied when present (editor support for sw.js's JSDoc). */
-export const TYPE_FILES = ["js/index.d.ts", "dist/web/holaryn_wasm.d.ts"];
+export const TYPE_FILES = ["js/index.d.ts", "dist/web/holaryn_wasm.d.ts", "dist/web/holaryn_wasm.api.d.ts"];
 
 /** Raised when the wasm build (or a package file) is missing. */
 export class VendorError extends Error {

@@ -17,6 +17,7 @@ export const HOLARYN = /** @type {const} */ ([
   "typed",
   "expose",
   "init",
+  "initCode",
 ]);
 export const HOLARYN_MCP = /** @type {const} */ (["listAllTools", "connectMcpProvider", "mcpExecute"]);
 export const HOLARYN_AI = /** @type {const} */ (["holarynTools", "HolarynToolError"]);
