@@ -10,7 +10,7 @@
 //! - Through the gate: a runtime whose compiler answers garbage runs nothing.
 
 use holaryn_core::code::{
-    compile, decode, encode, InnerCallOutcome, CodeLimits, CodeRun, CodeStep, Program, Template,
+    compile, decode, encode, CodeLimits, CodeRun, CodeStep, InnerCallOutcome, Program, Template,
 };
 use holaryn_core::ErrorCode;
 use proptest::prelude::*;
