@@ -44,13 +44,6 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
-/** ApprovalRequest.reason → why the gate asks. */
-const REASONS = {
-  ask_first: "the tool is marked ask-first",
-  destructive: "the tool may make destructive changes",
-  ambient_process_access: "the tool has ambient process access",
-};
-
 /** One pending approval as a list item with labelled Approve / Deny buttons. */
 function pendingItem(p) {
   const li = el("li", { id: `call-${p.callId}` });
@@ -73,7 +66,7 @@ function pendingItem(p) {
   li.append(
     el("div", {}, el("strong", { textContent: p.title || p.tool }), " ", el("code", { textContent: p.tool })),
     el("div", { textContent: p.description ?? "" }),
-    el("div", { className: "why", textContent: `Asks because ${REASONS[p.reason] ?? p.reason}.` }),
+    el("div", { className: "why", textContent: `Asks because ${p.why}.` }),
     el("div", {}, "Arguments: ", el("code", { textContent: JSON.stringify(p.args ?? {}) })),
     el("div", { className: "actions" }, approve, deny),
   );

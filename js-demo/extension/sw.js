@@ -197,6 +197,7 @@ const host = {
           tool: req.tool,
           title: req.title,
           reason: req.reason,
+          why: req.why,
           description: req.description,
           args: req.args,
           since: Date.now(),

@@ -60,14 +60,9 @@ export function createUpstream({
 
   async function approve(req, signal) {
     if (server.getClientCapabilities()?.elicitation) {
-      const why =
-        {
-          destructive: "may make destructive changes",
-          ask_first: "is set to ask first",
-          ambient_process_access: "can run programs on this machine",
-        }[req.reason] ?? req.reason;
+      // `why` is the core's words for the reason ("it may make destructive changes").
       const r = await server.elicitInput({
-        message: `Allow the tool "${req.tool}" (${req.title}) to run? It ${why}.${req.description ? ` ${req.description}` : ""}`,
+        message: `Allow the tool "${req.tool}" (${req.title}) to run? Asked because ${req.why}.${req.description ? ` ${req.description}` : ""}`,
         requestedSchema: { type: "object", properties: {} },
       });
       if (r.action === "accept") return true;

@@ -122,7 +122,7 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
     const call = inWorker((tabId) => self.holaryn.call("page_text", { tabId }), tab.id);
     const { popup, item, errors } = await openPopupWith("page_text");
     try {
-      await item.getByText("Asks because the tool is marked ask-first.").waitFor({ timeout: STEP_MS });
+      await item.getByText("Asks because it is marked ask-first.").waitFor({ timeout: STEP_MS });
       assert.match(await item.textContent(), new RegExp(`"tabId":${tab.id}`));
       // The capability table is rendered from the same session.
       await popup.locator("#table tr", { hasText: "page_text" }).waitFor({ timeout: STEP_MS });

@@ -178,6 +178,7 @@ pub async fn drive(
                     &[
                         ("args", r.call().args().clone()),
                         ("reason", json!(reason)),
+                        ("why", json!(d.map(|d| ApprovalReason::of(d).text()))),
                         ("description", json!(d.map(|d| d.description.clone()))),
                     ],
                 );

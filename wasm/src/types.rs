@@ -130,7 +130,8 @@ export interface CallInfo {
   path: CallPath; timeoutMs: number; fromCode: boolean;
 }
 export interface ExecuteRequest extends CallInfo { args: JsonValue; signal: AbortSignal; }
-export interface ApprovalRequest extends CallInfo { args: JsonValue; reason: "destructive" | "ask_first" | "ambient_process_access"; description: string; }
+/** `reason` as a code, `why` the same in words ("it may make destructive changes") for a prompt to the user. */
+export interface ApprovalRequest extends CallInfo { args: JsonValue; reason: "destructive" | "ask_first" | "ambient_process_access"; why: string; description: string; }
 export interface HookRequest extends CallInfo { phase: "before" | "after"; }
 export interface ScreenRequest extends CallInfo { output: JsonValue; }
 export type HookDecision = void | boolean | { decision: "continue" } | { decision: "veto"; reason?: string };
