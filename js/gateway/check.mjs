@@ -19,7 +19,7 @@ export async function checkReport(gateway) {
   for (const s of downstream.status()) {
     const n = perServer.get(s.name) ?? 0;
     lines.push(
-      `  ${s.name.padEnd(24)} ${s.kind.padEnd(5)} ${(s.state === "reconnecting" ? "unreachable" : s.state).padEnd(12)} ${String(n).padStart(5)} tools${s.error ? `  (${s.error})` : ""}`,
+      `  ${s.name.padEnd(24)} ${s.kind.padEnd(5)} ${s.state.padEnd(12)} ${String(n).padStart(5)} tools${s.error ? `  (${s.error})` : ""}`,
     );
   }
   const ratio = withGateway.bytes ? (without.bytes / withGateway.bytes).toFixed(1) : "—";

@@ -1,13 +1,17 @@
 // The gateway's downstream MCP servers: connect each at start (stdio spawn or
-// Streamable HTTP), register its tools as one provider, keep them in sync on
-// list_changed, and when a server dies mark its tools unavailable and
-// reconnect with backoff. One broken server never stops the others; close()
-// shuts every child down.
+// Streamable HTTP) as one provider through `connectMcpProvider` with a client
+// factory, which keeps its tools in sync on list_changed and, when the server
+// dies, marks them unavailable and reconnects with backoff. This file adds
+// what the adapter cannot know: a server that is down at start is retried
+// (with the same backoff), an HTTP server is pinged (a dead one closes
+// nothing), stderr goes to the log, and close() stops every child. One broken
+// server never stops the others.
 
 import { connectMcpProvider } from "../mcp.mjs";
 
-/** Backoff before reconnect attempt `n` (0-based): 250 ms doubling to 10 s. */
-export const backoffMs = (n) => Math.min(10_000, 250 * 2 ** n);
+/** Reconnect backoff: 250 ms doubling to 10 s (the adapter's and the start retry's). */
+export const BACKOFF = { initialDelayMs: 250, maxDelayMs: 10_000 };
+const backoffMs = (n) => Math.min(BACKOFF.maxDelayMs, BACKOFF.initialDelayMs * 2 ** n);
 
 /**
  * Keep the servers of a config connected to `runtime`.
@@ -25,7 +29,9 @@ export function superviseServers(
   const links = new Map();
   let closing = false;
 
-  async function open(server) {
+  /** A connected SDK client for `link` (the adapter's factory); remembered so it can be pinged and closed. */
+  async function open(link) {
+    const { server } = link;
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const client = new Client({ name: "holaryn-gateway", version: "0.1.0" });
     let transport;
@@ -44,76 +50,67 @@ export function superviseServers(
       transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
     }
     await client.connect(transport);
+    if (closing) {
+      await client.close();
+      throw new Error("the gateway is shutting down");
+    }
+    link.client = client;
+    link.error = undefined;
     return client;
   }
 
-  async function connect(link) {
+  /** Connect `link` once; on failure retry with backoff until it connects or the gateway closes. */
+  async function start(link) {
     const { server } = link;
     try {
-      const client = await open(server);
-      if (closing) {
-        await client.close();
-        return;
-      }
-      link.client = client;
-      link.adapter = await connectMcpProvider(runtime, client, { providerId: server.name, qualifyNames });
+      link.adapter = await connectMcpProvider(runtime, () => open(link), {
+        providerId: server.name,
+        qualifyNames,
+        reconnect: { ...BACKOFF, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout },
+        onWarning: (w) => {
+          if (w.type !== "mcp_tool_skipped") link.error = w.message;
+          log(
+            `[${server.name}] ${w.type}: ${w.tool ? `${w.tool}: ` : ""}${w.message}${w.nextAction ? ` (${w.nextAction})` : ""}`,
+          );
+        },
+        onReconnect: () => log(`[${server.name}] reconnected`),
+      });
       runtime.setProviderStatus(server.name, "connected");
-      link.attempts = 0;
-      link.state = "connected";
-      link.error = undefined;
       log(`[${server.name}] connected: ${link.adapter.initial?.added?.length ?? 0} tools`);
-      // The adapter marks the provider disconnected on close; we also reconnect.
-      const previous = client.onclose;
-      client.onclose = () => {
-        previous?.();
-        if (link.client === client) lost(link, "the server closed the connection");
-      };
-      // An HTTP server that goes away closes nothing: ping it now and then.
-      if (server.kind === "http") link.health = timers.setInterval(() => check(link, client), healthMs);
+      if (server.kind === "http") link.health = timers.setInterval(() => check(link), healthMs);
     } catch (e) {
-      lost(link, e?.message ?? String(e));
+      link.error = e?.message ?? String(e);
+      if (closing) return;
+      const wait = backoffMs(link.attempts++);
+      log(`[${server.name}] unreachable (${link.error}); retrying in ${wait} ms`);
+      link.timer = timers.setTimeout(() => {
+        link.timer = undefined;
+        if (!closing) start(link);
+      }, wait);
     }
   }
 
-  /** Ping a server; a server that does not answer is lost. */
-  async function check(link, client) {
+  /** Ping an HTTP server; one that does not answer is closed, so the adapter marks it and reconnects. */
+  async function check(link) {
+    const client = link.client;
+    if (!client || !link.adapter?.connected) return;
     try {
       await client.ping({ timeout: Math.min(5_000, healthMs) });
     } catch (e) {
-      if (link.client === client) lost(link, `the server stopped answering (${e?.message ?? e})`);
+      if (link.client !== client) return;
+      link.error = `the server stopped answering (${e?.message ?? e})`;
+      log(`[${link.server.name}] ${link.error}`);
+      await client.close().catch(() => {});
     }
-  }
-
-  function lost(link, why) {
-    const old = link.client;
-    if (link.health) timers.clearInterval(link.health);
-    link.health = undefined;
-    link.client = undefined;
-    link.adapter = undefined;
-    link.state = closing ? "closed" : "reconnecting";
-    link.error = why;
-    old?.close().catch(() => {});
-    if (closing) return;
-    try {
-      runtime.setProviderStatus(link.server.name, "disconnected");
-    } catch {
-      // A provider that never registered has no status to set.
-    }
-    const wait = backoffMs(link.attempts++);
-    log(`[${link.server.name}] unavailable (${why}); retrying in ${wait} ms`);
-    link.timer = timers.setTimeout(() => {
-      link.timer = undefined;
-      if (!closing) connect(link);
-    }, wait);
   }
 
   const ready = Promise.all(
     servers
       .filter((s) => !s.disabled)
       .map((server) => {
-        const link = { server, attempts: 0, state: "connecting" };
+        const link = { server, attempts: 0 };
         links.set(server.name, link);
-        return connect(link);
+        return start(link);
       }),
   );
 
@@ -123,23 +120,32 @@ export function superviseServers(
     /** Host `execute`: routes a gated call to the server owning its provider. */
     execute(req) {
       const link = links.get(req.providerId);
-      if (!link?.adapter)
+      if (!link?.adapter?.connected) {
         throw new Error(`server "${req.providerId}" is not connected (${link?.error ?? "unknown server"})`);
-      const client = link.client;
+      }
       return link.adapter.execute(req).catch((e) => {
-        // A failed call may mean a dead server: check at once rather than at the next ping.
-        if (link.server.kind === "http" && link.client === client) check(link, client);
+        // A failed call may mean a dead HTTP server: check at once rather than at the next ping.
+        if (link.server.kind === "http") check(link);
         throw e;
       });
     },
-    /** One row per server: name, state, last error. */
+    /** One row per server: name, transport, state (`connected`, `reconnecting`, `unreachable`, `closed`), last error. */
     status() {
-      return [...links.values()].map((l) => ({
-        name: l.server.name,
-        kind: l.server.kind,
-        state: l.state,
-        ...(l.error ? { error: l.error } : {}),
-      }));
+      return [...links.values()].map((l) => {
+        const state = closing
+          ? "closed"
+          : !l.adapter
+            ? "unreachable"
+            : l.adapter.connected
+              ? "connected"
+              : "reconnecting";
+        return {
+          name: l.server.name,
+          kind: l.server.kind,
+          state,
+          ...(l.error && state !== "connected" ? { error: l.error } : {}),
+        };
+      });
     },
     /** Close every connection and stop every child process. */
     async close() {
@@ -148,10 +154,8 @@ export function superviseServers(
         [...links.values()].map(async (l) => {
           if (l.timer) timers.clearTimeout(l.timer);
           if (l.health) timers.clearInterval(l.health);
-          const c = l.client;
-          l.client = undefined;
-          l.state = "closed";
-          await c?.close().catch(() => {});
+          await l.adapter?.close().catch(() => {});
+          await l.client?.close().catch(() => {});
         }),
       );
     },
