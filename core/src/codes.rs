@@ -153,7 +153,7 @@ codes! {
     /// The tool registry changed.
     RegistryChanged = "registry.changed", "the tool registry changed";
     /// A session's effective registry changed.
-    SessionVersionChanged = "session.version_changed", "the session's effective tool registry changed; handles and loaded schemas were cleared";
+    SessionVersionChanged = "session.version_changed", "the session's effective tool registry changed; the loaded tools that changed were invalidated";
     /// A session was created.
     SessionCreated = "session.created", "a session was created";
 

@@ -169,24 +169,26 @@ pub fn wire_names<'a>(
     tagged_names
 }
 
-/// Export model tools in a format. `registry` decides wire names
+/// The wire name of a canonical name in `format` under the current registry
 /// ([`wire_names`], cached per registry version); MCP allows any name, so
 /// canonical names go out unchanged.
+pub fn wire_for(format: Format, canonical: &str, registry: &Registry) -> String {
+    if format == Format::Mcp || is_provider_safe(canonical) {
+        return canonical.to_string();
+    }
+    // Every non-safe exported name is a registry tool's (the runtime's own are safe).
+    registry
+        .wire_names()
+        .get(canonical)
+        .cloned()
+        .unwrap_or_else(|| wire_name(canonical))
+}
+
+/// Export model tools in a format, each under its [`wire_for`] name.
 pub fn export(tools: &[ModelTool], format: Format, registry: &Registry) -> Export {
     let wires: Vec<String> = tools
         .iter()
-        .map(|t| {
-            if format == Format::Mcp || is_provider_safe(&t.name) {
-                t.name.clone()
-            } else {
-                // Every non-safe exported name is a registry tool's (the runtime's own are safe).
-                registry
-                    .wire_names()
-                    .get(t.name.as_str())
-                    .cloned()
-                    .unwrap_or_else(|| wire_name(&t.name))
-            }
-        })
+        .map(|t| wire_for(format, &t.name, registry))
         .collect();
     let mut map = BTreeMap::new();
     let out: Vec<Value> = tools
@@ -247,17 +249,23 @@ impl Export {
     /// The canonical name behind a wire name the model called, or
     /// `tool.unknown` when this export has no such tool (never guessed).
     pub fn canonical(&self, wire: &str) -> Result<&str> {
-        self.names.get(wire).map(String::as_str).ok_or_else(|| {
-            Error::new(
-                ErrorCode::ToolUnknown,
-                format!("`{wire}` is not a tool in this session's current tool list"),
-            )
-            .with_tool(wire)
-            .with_next_action(
-                "call tool_search or tool_inspect to load the tool, then call it by the name the tool list shows",
-            )
-        })
+        self.names
+            .get(wire)
+            .map(String::as_str)
+            .ok_or_else(|| not_listed(wire))
     }
+}
+
+/// `tool.unknown` for a wire name that is not in the session's current tool list.
+pub fn not_listed(wire: &str) -> Error {
+    Error::new(
+        ErrorCode::ToolUnknown,
+        format!("`{wire}` is not a tool in this session's current tool list"),
+    )
+    .with_tool(wire)
+    .with_next_action(
+        "call tool_search or tool_inspect to load the tool, then call it by the name the tool list shows",
+    )
 }
 
 fn bad(msg: &str) -> Error {

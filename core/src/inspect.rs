@@ -11,7 +11,7 @@ use crate::handle::Binding;
 use crate::policy::PolicyWarning;
 use crate::registry::Entry;
 use crate::runtime::{unknown_session, Runtime};
-use crate::session::{LoadedSchema, Session};
+use crate::session::Session;
 use crate::validate::HANDLE_PREFIX;
 use serde::Deserialize;
 use serde_json::Value;
@@ -38,9 +38,10 @@ impl Runtime {
     /// Resolve a name, alias or handle for a session against the current registry.
     ///
     /// Handles are checked (forged / stale) and must still match the tool's
-    /// identity (name and descriptor version), schema hash and the session's
-    /// effective version. Hidden tools resolve as
-    /// unknown so their existence does not leak.
+    /// identity (name and descriptor version) and schema hash, and the tool
+    /// must still be loaded as inspected (a change to *another* tool leaves a
+    /// handle valid). Hidden tools resolve as unknown so their existence does
+    /// not leak.
     pub fn resolve_for(&self, session: &Session, target: &str) -> Result<(Entry, Resolved)> {
         let (entry, how) = if target.starts_with(HANDLE_PREFIX) {
             let binding = session.handles.check(target)?;
@@ -49,7 +50,7 @@ impl Runtime {
                 .ok_or_else(|| stale("the tool was removed"))?;
             if binding.schema_hash != entry.descriptor.schema_hash
                 || binding.tool_version != entry.descriptor.version
-                || binding.registry_version != session.version()
+                || !session.is_loaded(&entry.descriptor)
             {
                 return Err(stale("the tool changed since this handle was issued"));
             }
@@ -151,17 +152,12 @@ impl Runtime {
                 },
             ));
         }
+        let state = self.load_state(session, &tool);
         let session = self
             .sessions
             .get_mut(sid)
             .ok_or_else(|| unknown_session(sid))?;
-        session.loaded.insert(
-            tool.name.clone(),
-            LoadedSchema {
-                schema_hash: tool.schema_hash.clone(),
-                tool_version: tool.version.clone(),
-            },
-        );
+        session.load(&tool, state);
         let handle = session.handles.issue(Binding {
             tool: tool.name.clone(),
             tool_version: tool.version.clone(),
@@ -191,7 +187,11 @@ impl Runtime {
         Ok(out)
     }
 
-    /// The model-visible tools of a session, in the order a model sees them.
+    /// The model-visible tools of a session, in the order a model sees them:
+    /// in a dynamic session the discovery tools, then every loaded tool in the
+    /// order it was first inspected (so the list only grows, with a stable
+    /// prefix; a tool that changed drops out of its place until inspected
+    /// again); in a static session every statically loaded tool.
     pub fn model_tools(&self, sid: &str) -> Result<Vec<ModelTool>> {
         let session = self.session(sid)?;
         let as_model = |t: &ToolDescriptor| ModelTool {
@@ -199,11 +199,19 @@ impl Runtime {
             description: t.description.clone(),
             input_schema: Value::clone(&t.input_schema),
         };
-        let mut out = if session.is_dynamic() {
-            discovery_tools()
-        } else {
-            Vec::new()
-        };
+        if session.is_dynamic() {
+            let mut out = discovery_tools();
+            for name in session.export_order() {
+                let Some(e) = self.lookup(name).filter(|e| e.descriptor.name == name) else {
+                    continue;
+                };
+                if self.availability_of(session, &e.descriptor).state == AvailabilityState::Loaded {
+                    out.push(as_model(&e.descriptor));
+                }
+            }
+            return Ok(out);
+        }
+        let mut out = Vec::new();
         let code = self.code_tool.descriptor.clone();
         let registry_tools = self.registry.entries().map(|e| &e.descriptor);
         for tool in registry_tools.chain(std::iter::once(&code)) {
@@ -341,9 +349,11 @@ impl Runtime {
     }
 
     /// The canonical name behind a tool name a model called in `format`: only
-    /// names in the session's current export count (`tool.unknown` otherwise),
-    /// and once the session exported `format`, only with the meaning and
-    /// descriptor version that export gave them.
+    /// names in the session's current export count, and once the session
+    /// exported `format`, only with the meaning and descriptor version that
+    /// export gave them. A name the model was shown for a tool that has since
+    /// changed is `schema.not_loaded` ("inspect it again"); one for a tool
+    /// that was removed is `tool.unknown` ("it was removed").
     pub fn model_call_target(
         &self,
         sid: &str,
@@ -353,25 +363,77 @@ impl Runtime {
         let export = self.current_export(sid, format)?;
         let session = self.session(sid)?;
         let dynamic = session.is_dynamic();
-        let canonical = export.canonical(wire).map_err(|e| {
-            if dynamic {
-                e
-            } else {
-                e.with_next_action("call a tool by a name from the current tool list")
-            }
-        })?;
-        let Some(sent) = session.exported.get(&format) else {
-            return Ok(canonical.to_string());
-        };
         let now = self.bindings(&export).remove(wire);
-        match sent.get(wire) {
-            Some(seen) if Some(seen) == now.as_ref() => Ok(canonical.to_string()),
-            None if dynamic => Ok(canonical.to_string()),
-            _ => Err(changed(wire, dynamic)),
+        let seen = session.exported.get(&format).map(|sent| sent.get(wire));
+        match (seen, now) {
+            (Some(Some(seen)), Some(now)) if *seen == now => Ok(now.0),
+            // Same tool, and the model inspected its current version since.
+            (Some(Some(seen)), Some(now))
+                if dynamic && seen.0 == now.0 && self.inspected_now(session, &now.0) =>
+            {
+                Ok(now.0)
+            }
+            (Some(Some(seen)), now) => {
+                let reassigned = now.is_some_and(|n| n.0 != seen.0);
+                Err(self.gone(session, wire, &seen.0, reassigned))
+            }
+            (Some(None), Some(now)) if dynamic => Ok(now.0), // loaded since the last export
+            (Some(None), Some(_)) => Err(changed(wire, false)),
+            (None, Some(now)) => Ok(now.0),
+            (_, None) => {
+                let inspected = session
+                    .loaded
+                    .keys()
+                    .find(|c| crate::formats::wire_for(format, c, &self.registry) == wire);
+                match inspected {
+                    Some(c) => Err(self.gone(session, wire, c, false)),
+                    None if dynamic => Err(crate::formats::not_listed(wire)),
+                    None => Err(crate::formats::not_listed(wire)
+                        .with_next_action("call a tool by a name from the current tool list")),
+                }
+            }
         }
     }
-}
 
+    /// True when the session's last inspect of `canonical` showed its current descriptor.
+    fn inspected_now(&self, session: &Session, canonical: &str) -> bool {
+        self.lookup(canonical)
+            .is_some_and(|e| e.descriptor.name == canonical && session.is_loaded(&e.descriptor))
+    }
+
+    /// Why a wire name the model was shown for `canonical` no longer runs it:
+    /// the tool was removed (`tool.unknown`), the name now means another tool
+    /// (`reassigned`: `tool.unknown`, send the list again), or the tool changed
+    /// since the model saw it (`schema.not_loaded`, inspect it again).
+    fn gone(&self, session: &Session, wire: &str, canonical: &str, reassigned: bool) -> Error {
+        let exists = self
+            .lookup(canonical)
+            .filter(|e| e.descriptor.name == canonical)
+            .is_some_and(|e| self.is_discoverable(session, &e.descriptor));
+        if !exists {
+            return Error::new(
+                ErrorCode::ToolUnknown,
+                format!("`{wire}` was removed: no tool by that name any more"),
+            )
+            .with_tool(wire)
+            .with_next_action("it was removed: call tool_search to find another tool");
+        }
+        if reassigned {
+            return changed(wire, session.is_dynamic());
+        }
+        let next = if session.is_dynamic() {
+            format!("`{canonical}` changed since it was inspected: call tool_inspect with name `{canonical}` again, then call it")
+        } else {
+            "the tool changed since the tool list was sent: send the current tool list again".into()
+        };
+        Error::new(
+            ErrorCode::SchemaNotLoaded,
+            format!("`{wire}` changed since this session was shown it; inspect it again"),
+        )
+        .with_tool(canonical)
+        .with_next_action(next)
+    }
+}
 /// A wire name whose tool (or its descriptor) changed since the list was sent.
 fn changed(wire: &str, dynamic: bool) -> Error {
     let next = if dynamic {

@@ -2,7 +2,8 @@
 //! outgoing event queue.
 //!
 //! Every registry mutation goes through here so that a change reaches every
-//! session at once: handles and loaded schemas are cleared and a
+//! session at once: the handles and loaded schemas of exactly the tools whose
+//! descriptor version or availability changed are invalidated, and a
 //! `tool_registry_changed` event is queued per session. Hosts drain events
 //! with [`Runtime::drain_events`] after each operation.
 
@@ -35,12 +36,61 @@ pub struct RegistryChangedEvent {
     pub new_version: String,
     /// What caused it: `registry` or `policy`.
     pub cause: String,
-    /// Tools added.
+    /// Tools added (the first [`MAX_LISTED`]; `addedCount` has them all).
     pub added: Vec<String>,
-    /// Tools removed.
+    /// Tools removed (the first [`MAX_LISTED`]).
     pub removed: Vec<String>,
-    /// Tools changed.
+    /// Tools changed (the first [`MAX_LISTED`]); for a policy change, the
+    /// tools whose availability changed.
     pub changed: Vec<String>,
+    /// How many tools were added.
+    pub added_count: usize,
+    /// How many tools were removed.
+    pub removed_count: usize,
+    /// How many tools changed.
+    pub changed_count: usize,
+    /// Session events: the loaded tools this change invalidated (they must be
+    /// inspected again), the first [`MAX_LISTED`]; every other loaded tool
+    /// stays loaded with its handle.
+    #[serde(default)]
+    pub invalidated: Vec<String>,
+    /// How many loaded tools were invalidated.
+    #[serde(default)]
+    pub invalidated_count: usize,
+}
+
+/// Most tool names one `tool_registry_changed` list carries (the counts are exact).
+pub const MAX_LISTED: usize = 50;
+
+/// The first [`MAX_LISTED`] names of a list.
+fn listed(names: &[String]) -> Vec<String> {
+    names.iter().take(MAX_LISTED).cloned().collect()
+}
+
+impl RegistryChangedEvent {
+    /// An event for `added`/`removed`/`changed`, with bounded lists and exact counts.
+    fn new(
+        session_id: Option<String>,
+        (old_version, new_version): (String, String),
+        cause: &str,
+        (added, removed, changed): (&[String], &[String], &[String]),
+        invalidated: &[String],
+    ) -> Self {
+        RegistryChangedEvent {
+            session_id,
+            old_version,
+            new_version,
+            cause: cause.to_string(),
+            added: listed(added),
+            removed: listed(removed),
+            changed: listed(changed),
+            added_count: added.len(),
+            removed_count: removed.len(),
+            changed_count: changed.len(),
+            invalidated: listed(invalidated),
+            invalidated_count: invalidated.len(),
+        }
+    }
 }
 
 /// Events the host drains after each operation.
@@ -188,15 +238,13 @@ impl Runtime {
     fn propagate(&mut self, change: &RegistryChange, now_ms: u64) {
         self.reindex(change);
         self.events
-            .push(Event::ToolRegistryChanged(RegistryChangedEvent {
-                session_id: None,
-                old_version: change.old_version.clone(),
-                new_version: change.new_version.clone(),
-                cause: "registry".into(),
-                added: change.added.clone(),
-                removed: change.removed.clone(),
-                changed: change.changed.clone(),
-            }));
+            .push(Event::ToolRegistryChanged(RegistryChangedEvent::new(
+                None,
+                (change.old_version.clone(), change.new_version.clone()),
+                "registry",
+                (&change.added, &change.removed, &change.changed),
+                &[],
+            )));
         let rec = ActivityRecord {
             count: Some((change.added.len() + change.removed.len() + change.changed.len()) as u64),
             ..ActivityRecord::new(
@@ -209,45 +257,100 @@ impl Runtime {
         self.record(rec, now_ms);
         let ids: Vec<String> = self.sessions.keys().cloned().collect();
         for id in ids {
-            self.sync_session(&id, Some(change), "registry", now_ms);
+            let lists = (&change.added[..], &change.removed[..], &change.changed[..]);
+            self.sync_session(&id, lists, "registry", now_ms);
         }
     }
 
-    /// Re-derive a session's effective version and announce a change.
+    /// Re-derive a session's effective version; when it changed, invalidate
+    /// the loaded tools that changed and announce the change with `lists`
+    /// (added, removed, changed).
     pub(crate) fn sync_session(
         &mut self,
         id: &str,
-        change: Option<&RegistryChange>,
+        lists: (&[String], &[String], &[String]),
         cause: &str,
         now_ms: u64,
     ) {
         let Some(session) = self.sessions.get_mut(id) else {
             return;
         };
-        if let Some((old, new)) = session.sync(&self.registry) {
-            let (added, removed, changed) = match change {
-                Some(c) => (c.added.clone(), c.removed.clone(), c.changed.clone()),
-                None => (Vec::new(), Vec::new(), Vec::new()),
-            };
-            self.events
-                .push(Event::ToolRegistryChanged(RegistryChangedEvent {
-                    session_id: Some(id.to_string()),
-                    old_version: old,
-                    new_version: new.clone(),
-                    cause: cause.to_string(),
-                    added,
-                    removed,
-                    changed,
-                }));
-            let rec = ActivityRecord::new(
+        let Some((old, new)) = session.sync(&self.registry) else {
+            return;
+        };
+        let invalidated = self.invalidate_changed(id);
+        self.events
+            .push(Event::ToolRegistryChanged(RegistryChangedEvent::new(
+                Some(id.to_string()),
+                (old, new.clone()),
+                cause,
+                lists,
+                &invalidated,
+            )));
+        let rec = ActivityRecord {
+            count: Some(invalidated.len() as u64),
+            ..ActivityRecord::new(
                 ActivityKind::RegistryChanged,
                 &new,
                 crate::codes::Code::SessionVersionChanged,
                 crate::codes::Code::SessionVersionChanged.reason(),
             )
-            .session(id);
-            self.record(rec, now_ms);
         }
+        .session(id);
+        self.record(rec, now_ms);
+    }
+
+    /// Invalidate the session's loaded tools whose descriptor version or
+    /// availability changed (or that were removed); returns their names.
+    fn invalidate_changed(&mut self, id: &str) -> Vec<String> {
+        let Some(session) = self.sessions.get(id) else {
+            return Vec::new();
+        };
+        let keep: std::collections::BTreeSet<String> = session
+            .loaded
+            .iter()
+            .filter(|(name, l)| l.current && self.still_loaded(session, name, l))
+            .map(|(name, _)| name.clone())
+            .collect();
+        match self.sessions.get_mut(id) {
+            Some(s) => s.invalidate(|name, _| keep.contains(name)),
+            None => Vec::new(),
+        }
+    }
+
+    /// True when a tool loaded as `l` is still exactly what the model inspected:
+    /// same canonical tool, same descriptor version, same availability.
+    pub(crate) fn still_loaded(
+        &self,
+        session: &Session,
+        name: &str,
+        l: &crate::session::LoadedSchema,
+    ) -> bool {
+        self.lookup(name).is_some_and(|e| {
+            e.descriptor.name == name
+                && e.descriptor.version == l.tool_version
+                && self.load_state(session, &e.descriptor) == l.state
+        })
+    }
+
+    /// A tool's availability in a session as if its schema were not loaded:
+    /// what an inspect records and a change is compared against.
+    pub(crate) fn load_state(&self, session: &Session, tool: &ToolDescriptor) -> AvailabilityState {
+        let decision = self.decide(session, tool);
+        let status = self.registry.provider_status(&tool.provider.id);
+        availability_state(tool, &decision, status, false, session.is_dynamic())
+    }
+
+    /// Registry tools whose availability differs between two versions of one session.
+    fn availability_changes(&self, before: &Session, after: &Session) -> Vec<String> {
+        self.registry
+            .entries()
+            .chain(std::iter::once(&self.code_tool))
+            .filter(|e| {
+                self.load_state(before, &e.descriptor) != self.load_state(after, &e.descriptor)
+            })
+            .map(|e| e.descriptor.name.clone())
+            .collect()
     }
 
     /// Stamp, keep and queue an activity record.
@@ -321,8 +424,12 @@ impl Runtime {
             .ok_or_else(|| unknown_session(id))?;
         let mut staged = session.clone();
         edit(&mut staged)?;
-        *session = staged;
-        self.sync_session(id, None, "policy", now_ms);
+        let before = std::mem::replace(session, staged);
+        let changed = match self.sessions.get(id) {
+            Some(after) => self.availability_changes(&before, after),
+            None => Vec::new(),
+        };
+        self.sync_session(id, (&[], &[], &changed), "policy", now_ms);
         Ok(())
     }
 
@@ -394,7 +501,7 @@ impl Runtime {
         let decision = self.decide(session, tool);
         let status = self.registry.provider_status(&tool.provider.id);
         let loaded = if session.is_dynamic() {
-            session.is_loaded(&tool.name, &tool.schema_hash)
+            session.is_loaded(tool)
         } else {
             static_loaded(tool, &decision, status)
         };

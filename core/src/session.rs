@@ -3,9 +3,12 @@
 //! A session snapshots its switches (dynamic discovery, bounded code mode) at
 //! creation, owns its policy, its handle table and the schemas the model has
 //! loaded. Its *effective version* folds the registry version and its policy
-//! digest together; whenever that changes, every handle and loaded schema of
-//! the session is cleared at once.
+//! digest together. When it changes, only the tools whose descriptor version
+//! or availability changed lose their loaded schema and handle
+//! ([`Session::invalidate`]); the rest stay loaded, in the order the model
+//! first inspected them (their *slot*), so exports keep a stable prefix.
 
+use crate::availability::AvailabilityState;
 use crate::code::{CodeLimits, LimitsRequest};
 use crate::error::{Error, ErrorCode, Result};
 use crate::handle::HandleTable;
@@ -69,13 +72,20 @@ pub struct SessionOptions {
     pub callback_timeout_ms: Option<u64>,
 }
 
-/// A schema the model has loaded in this session.
+/// A schema the model has loaded (inspected) in this session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadedSchema {
     /// Schema hash at load time.
     pub schema_hash: String,
-    /// Tool version at load time.
+    /// Tool (descriptor) version at load time: the one the model's inspect showed.
     pub tool_version: String,
+    /// The tool's availability (as if not loaded) at load time.
+    pub state: AvailabilityState,
+    /// Position in the session's exports: the order of first inspection.
+    pub slot: u64,
+    /// False once the tool changed, was removed or its availability changed
+    /// since the inspect; it must be inspected again before a call runs.
+    pub current: bool,
 }
 
 /// One session's state.
@@ -171,16 +181,75 @@ impl Session {
         &self.effective_version
     }
 
-    /// Names whose schemas are loaded (dynamic mode).
+    /// Names whose schemas are loaded and current, in no particular order.
     pub fn loaded_names(&self) -> impl Iterator<Item = &String> {
-        self.loaded.keys()
+        self.loaded
+            .iter()
+            .filter(|(_, l)| l.current)
+            .map(|(n, _)| n)
     }
 
-    /// True when the tool's schema is loaded at its current hash.
-    pub fn is_loaded(&self, name: &str, schema_hash: &str) -> bool {
-        self.loaded
-            .get(name)
-            .is_some_and(|l| l.schema_hash == schema_hash)
+    /// True when the model's last inspect of `tool` showed exactly this
+    /// descriptor version and nothing about the tool changed since.
+    pub fn is_loaded(&self, tool: &crate::descriptor::ToolDescriptor) -> bool {
+        self.loaded.get(&tool.name).is_some_and(|l| {
+            l.current && l.tool_version == tool.version && l.schema_hash == tool.schema_hash
+        })
+    }
+
+    /// What the session remembers of a tool the model inspected (current or not).
+    pub fn inspected(&self, name: &str) -> Option<&LoadedSchema> {
+        self.loaded.get(name)
+    }
+
+    /// Loaded, current tool names in export order (first inspection first).
+    pub fn export_order(&self) -> Vec<&str> {
+        let mut v: Vec<(&u64, &str)> = self
+            .loaded
+            .iter()
+            .filter(|(_, l)| l.current)
+            .map(|(n, l)| (&l.slot, n.as_str()))
+            .collect();
+        v.sort();
+        v.into_iter().map(|(_, n)| n).collect()
+    }
+
+    /// Record an inspect: the tool keeps its slot if it had one, else takes the next.
+    pub(crate) fn load(
+        &mut self,
+        tool: &crate::descriptor::ToolDescriptor,
+        state: AvailabilityState,
+    ) {
+        let slot = match self.loaded.get(&tool.name) {
+            Some(l) => l.slot,
+            None => self.loaded.values().map(|l| l.slot + 1).max().unwrap_or(0),
+        };
+        self.loaded.insert(
+            tool.name.clone(),
+            LoadedSchema {
+                schema_hash: tool.schema_hash.clone(),
+                tool_version: tool.version.clone(),
+                state,
+                slot,
+                current: true,
+            },
+        );
+    }
+
+    /// Mark loaded tools as changed: `still(name, loaded)` says whether one is
+    /// unchanged. Returns the names invalidated, in name order.
+    pub(crate) fn invalidate(
+        &mut self,
+        still: impl Fn(&str, &LoadedSchema) -> bool,
+    ) -> Vec<String> {
+        let mut gone = Vec::new();
+        for (name, l) in self.loaded.iter_mut() {
+            if l.current && !still(name, l) {
+                l.current = false;
+                gone.push(name.clone());
+            }
+        }
+        gone
     }
 
     /// A fresh per-session id with a prefix (`call_…`, `run_…`).
@@ -200,16 +269,15 @@ impl Session {
         }))
     }
 
-    /// Re-derive the effective version; when it changed, clear handles and
-    /// loaded schemas and return `(old, new)`.
+    /// Re-derive the effective version and return `(old, new)` when it
+    /// changed. Loaded schemas and handles are left to the runtime, which
+    /// invalidates exactly the tools that changed ([`Session::invalidate`]).
     pub(crate) fn sync(&mut self, registry: &Registry) -> Option<(String, String)> {
         let new = self.compute_version(registry);
         self.registry_generation = registry.generation();
         if new == self.effective_version {
             return None;
         }
-        self.handles.clear();
-        self.loaded.clear();
         let old = std::mem::replace(&mut self.effective_version, new.clone());
         Some((old, new))
     }

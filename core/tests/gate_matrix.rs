@@ -250,8 +250,16 @@ fn run(path: Path, case: Case) -> Driven {
             };
         }
         Case::StaleAfterChange => {
+            // A change to an unrelated tool leaves the tool loaded (issue 20);
+            // a change to the tool itself makes it stale.
             w.rt.register_values(&[common::native("glob_files", "Find files")], w.now)
-                .expect("change");
+                .expect("unrelated change");
+            let mut changed: Vec<Value> = tools(false)
+                .into_iter()
+                .filter(|t| t["name"] == tool)
+                .collect();
+            changed[0]["description"] = json!("Changed since the inspect");
+            w.rt.register_values(&changed, w.now).expect("change");
         }
         Case::Removed => {
             w.rt.update(

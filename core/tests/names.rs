@@ -254,12 +254,23 @@ fn a_handle_never_resolves_to_another_tool_even_under_the_same_secret() {
     );
 }
 
-/// Refuse `wire` the way dispatchModelCall does; nothing may run.
+/// Refuse `wire` the way dispatchModelCall does, with `tool.unknown` (or
+/// `schema.not_loaded` for a tool that changed since); nothing may run.
 fn refuse_wire(rt: &mut Runtime, sid: &str, format: Format, wire: &str) -> String {
+    refuse_wire_as(rt, sid, format, wire, ErrorCode::ToolUnknown)
+}
+
+fn refuse_wire_as(
+    rt: &mut Runtime,
+    sid: &str,
+    format: Format,
+    wire: &str,
+    code: ErrorCode,
+) -> String {
     let err = rt
         .model_call_target(sid, format, wire)
         .expect_err("the wire name changed meaning: refused");
-    assert_eq!(err.code, ErrorCode::ToolUnknown, "{wire}");
+    assert_eq!(err.code, code, "{wire}");
     let mut now = 10;
     let step = rt.refuse_call(sid, &err, json!({}), now);
     let d = drive(rt, step, &Script::default(), &mut now);
@@ -306,7 +317,13 @@ fn a_wire_name_binds_to_the_export_the_model_saw_not_a_later_registry() {
     // The same tool with a new descriptor version is not the one the model saw.
     rt.register_values(&[native("x", "v2")], 3)
         .expect("x changes");
-    refuse_wire(&mut rt, &sid, Format::Anthropic, "x");
+    refuse_wire_as(
+        &mut rt,
+        &sid,
+        Format::Anthropic,
+        "x",
+        ErrorCode::SchemaNotLoaded,
+    );
     // A format never exported keeps today's rule (the live export).
     assert_eq!(
         rt.model_call_target(&sid, Format::OpenaiChat, "a_b"),
@@ -333,12 +350,22 @@ fn a_dynamic_export_never_runs_a_changed_descriptor() {
     assert_eq!(seen.names["a_b"], "a.b");
     rt.register_values(&[native("a.b", "v2")], 2)
         .expect("a.b changes");
-    let next = refuse_wire(&mut rt, &sid, Format::OpenaiChat, "a_b");
+    // Issue 20: the tool changed, so it asks to be inspected again (never `tool.unknown`).
+    let next = refuse_wire_as(
+        &mut rt,
+        &sid,
+        Format::OpenaiChat,
+        "a_b",
+        ErrorCode::SchemaNotLoaded,
+    );
     assert!(next.contains("tool_inspect"), "{next}");
-    // Inspected again, the name still waits for the list to be sent again.
+    // Inspected again, the model has seen the current descriptor: the call runs it.
     rt.tool_inspect(&sid, &json!({"name": "a.b"}), 3)
         .expect("inspect");
-    refuse_wire(&mut rt, &sid, Format::OpenaiChat, "a_b");
+    assert_eq!(
+        rt.model_call_target(&sid, Format::OpenaiChat, "a_b"),
+        Ok("a.b".into())
+    );
     rt.export_tools(&sid, Format::OpenaiChat).expect("export");
     assert_eq!(
         rt.model_call_target(&sid, Format::OpenaiChat, "a_b"),

@@ -266,16 +266,24 @@ fn handles_are_forged_across_sessions_and_stale_after_a_change() {
         .tool_inspect(&s2, &json!({"name": h1}), 3)
         .expect_err("forged");
     assert_eq!(forged.code, ErrorCode::HandleForged);
+    // A change to another tool leaves the handle and the loaded schema alone (issue 20).
     rt.register_values(&[native("grep_files", "Search file contents")], 4)
         .expect("ok");
+    let still = rt.tool_inspect(&s1, &json!({"name": h1}), 5);
+    assert_eq!(still.map(|o| o.name), Ok("read_file".into()));
+    assert_eq!(rt.session(&s1).expect("s1").loaded_names().count(), 1);
+    // A change to the tool itself makes its handle stale and unloads it.
+    let mut changed = native("read_file", "Read a file, changed");
+    changed["aliases"] = json!(["cat"]);
+    rt.register_values(&[changed], 6).expect("ok");
     let stale = rt
-        .tool_inspect(&s1, &json!({"name": h1}), 5)
+        .tool_inspect(&s1, &json!({"name": h1}), 7)
         .expect_err("stale");
     assert_eq!(stale.code, ErrorCode::HandleStale);
     assert_eq!(
         rt.session(&s1).expect("s1").loaded_names().count(),
         0,
-        "loaded schemas cleared"
+        "the changed tool's schema is unloaded"
     );
 }
 

@@ -191,7 +191,7 @@ impl Runtime {
         let Some((session, tool)) = self.call_parts(&st) else {
             return Ok(st);
         };
-        if !session.is_dynamic() || session.is_loaded(&tool.name, &tool.schema_hash) {
+        if !session.is_dynamic() || session.is_loaded(&tool) {
             return Ok(st);
         }
         st.next_action = Some(format!("call tool_inspect with name `{}` first", tool.name));
