@@ -46,12 +46,15 @@ impl Default for Script {
 pub struct Driven {
     pub outcome: CallOutcome,
     pub executed: Vec<String>,
+    /// The descriptor version of each execution, in order.
+    pub versions: Vec<String>,
     pub approvals: usize,
 }
 
 /// Drive a step to completion; `now` is the fake clock (ms), advanced by execution.
 pub fn drive(rt: &mut Runtime, mut step: GateStep, script: &Script, now: &mut u64) -> Driven {
     let mut executed = Vec::new();
+    let mut versions = Vec::new();
     let mut approvals = 0;
     loop {
         step = match step {
@@ -59,6 +62,7 @@ pub fn drive(rt: &mut Runtime, mut step: GateStep, script: &Script, now: &mut u6
                 return Driven {
                     outcome,
                     executed,
+                    versions,
                     approvals,
                 }
             }
@@ -101,6 +105,9 @@ pub fn drive(rt: &mut Runtime, mut step: GateStep, script: &Script, now: &mut u6
                 }
             }
             GateStep::Execute(r) => {
+                if let Some(d) = r.call().descriptor() {
+                    versions.push(d.version.clone());
+                }
                 executed.push(
                     r.call()
                         .descriptor()
