@@ -326,6 +326,9 @@ impl Runtime {
         sid: &str,
         format: crate::formats::Format,
     ) -> Result<crate::formats::Export> {
+        if let Some(e) = self.deferred_export(sid, format)? {
+            return Ok(e);
+        }
         Ok(crate::formats::export(
             &self.model_tools(sid)?,
             format,
@@ -364,6 +367,12 @@ impl Runtime {
         let session = self.session(sid)?;
         let dynamic = session.is_dynamic();
         let now = self.bindings(&export).remove(wire);
+        if let Some((c, v)) = &now {
+            // A pinned deferred entry whose tool is gone.
+            if v.is_empty() && !crate::builtin::is_discovery_tool(c) && self.lookup(c).is_none() {
+                return Err(self.gone(session, wire, c, false));
+            }
+        }
         let seen = session.exported.get(&format).map(|sent| sent.get(wire));
         match (seen, now) {
             (Some(Some(seen)), Some(now)) if *seen == now => Ok(now.0),

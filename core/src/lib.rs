@@ -22,6 +22,7 @@ pub mod catalog;
 pub mod code;
 pub mod config;
 pub mod content;
+pub mod deferred;
 pub mod descriptor;
 pub mod discovery;
 pub mod embeddings;

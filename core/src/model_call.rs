@@ -222,6 +222,16 @@ impl Runtime {
             "tool_list" => self.tool_list(sid, &args, now_ms).map(|o| json!(o)),
             _ => self.tool_inspect(sid, &args, now_ms).map(|o| json!(o)),
         };
+        // Deferred mode: an inspect answers with a tool_reference the API expands.
+        let reference = match (&out, reply.format) {
+            (Ok(v), Some(f)) if name == "tool_inspect" => self
+                .inspect_reference(sid, f, v)
+                .map(|wire| crate::deferred::reference_result(&reply.call_id, v, &wire)),
+            _ => None,
+        };
+        if let Some(r) = reference {
+            return ModelCallStep::Done(r);
+        }
         match out {
             Ok(v) => ModelCallStep::Done(reply.shape(&ToolResult::ok(v))),
             Err(e) => reply.error(&e),

@@ -107,6 +107,8 @@ pub struct Session {
     pub(crate) initial_footprint: u64,
     /// Per format, the last export handed out: wire name → (canonical name, descriptor version).
     pub(crate) exported: BTreeMap<crate::formats::Format, BTreeMap<String, (String, String)>>,
+    /// Deferred-mode definitions pinned at their first export.
+    pub(crate) pins: crate::deferred::Pins,
     /// Host time at creation.
     pub created_ms: u64,
 }
@@ -165,6 +167,7 @@ impl Session {
             counter: 0,
             initial_footprint: 0,
             exported: BTreeMap::new(),
+            pins: crate::deferred::Pins::default(),
             created_ms: now_ms,
         };
         s.effective_version = s.compute_version(registry);

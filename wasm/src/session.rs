@@ -260,12 +260,18 @@ impl HolarynSession {
         self.model_call(js(first)?, host)
     }
 
-    /// The model-visible tools in a provider format (`anthropic`, `openai_chat`, `openai_responses`, `mcp`), with bytes and wire names.
+    /// The model-visible tools in a provider format (`anthropic`, `openai_chat`, `openai_responses`, `mcp`), with bytes and wire names;
+    /// `{mode: "deferred"}` (Anthropic) sends every permitted tool with `defer_loading: true`.
     // Typed per format in `types.rs` (`HolarynSession` overloads).
     #[wasm_bindgen(js_name = exportTools, skip_typescript)]
-    pub fn export_tools(&self, format: JsValue) -> Result<JsValue, JsValue> {
+    pub fn export_tools(&self, format: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
         let format: Format = from_js(format, "format")?;
-        self.with_rt(|rt, _| rt.export_tools(&self.id, format))
+        let options: holaryn_core::deferred::ExportOptions = if options.is_undefined() {
+            Default::default()
+        } else {
+            from_js(options, "options")?
+        };
+        self.with_rt(|rt, _| rt.export_tools_with(&self.id, format, &options))
     }
 
     /// Dispatch a provider-shaped tool call (`tool_use` block, chat `tool_calls[i]`, Responses `function_call`,

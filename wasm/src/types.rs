@@ -156,7 +156,11 @@ export interface ActivityRecord {
 }
 export interface RegistryChangedEvent {
   type: "tool_registry_changed"; sessionId?: string; oldVersion: string; newVersion: string; cause: "registry" | "policy";
+  /** The first 50 names of each list; the counts are exact. */
   added: string[]; removed: string[]; changed: string[];
+  addedCount: number; removedCount: number; changedCount: number;
+  /** Session events: loaded tools this change invalidated (inspect them again); the rest stay loaded. */
+  invalidated: string[]; invalidatedCount: number;
 }
 /** A host sentence-embedding model: `embed` gets at most 64 texts and returns one vector each. */
 export interface HostEmbedder {
@@ -192,13 +196,15 @@ export type AnthropicTool = {
 /** A `tool_use` content block (`Anthropic.Messages.ToolUseBlock` is one). */
 export type AnthropicToolUse = { type: "tool_use"; id: string; name: string; input: unknown };
 export type AnthropicTextBlock = { type: "text"; text: string };
+/** Deferred mode: a `tool_inspect` result references the inspected tool (`Anthropic.Messages.ToolReferenceBlockParam`). */
+export type AnthropicToolReference = { type: "tool_reference"; tool_name: string };
 export type AnthropicImageBlock = {
   type: "image";
   source: { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; data: string } | { type: "url"; url: string };
 };
 /** A `tool_result` block (`Anthropic.Messages.ToolResultBlockParam`). */
 export type AnthropicToolResult = {
-  type: "tool_result"; tool_use_id: string; content: string | (AnthropicTextBlock | AnthropicImageBlock)[]; is_error?: boolean;
+  type: "tool_result"; tool_use_id: string; content: string | (AnthropicTextBlock | AnthropicImageBlock | AnthropicToolReference)[]; is_error?: boolean;
 };
 
 /** OpenAI Chat Completions function tool (`ChatCompletionFunctionTool`). */
@@ -248,9 +254,12 @@ export interface ToolExport<F extends ModelFormat = ModelFormat> {
   format: F; tools: ModelFormats[F]["tool"][]; bytes: number; names: { [wireName: string]: string };
 }
 
+/** `exportTools` options: `deferred` (Anthropic) sends every permitted tool with `defer_loading: true`, pinned so the array stays byte-identical. */
+export interface ExportOptions { mode?: "loaded" | "deferred"; }
+
 export interface HolarynSession {
   /** The model-visible tools in a provider format, with their bytes and wire names: `tools` is exactly what that SDK's request takes. */
-  exportTools(format: "anthropic"): ToolExport<"anthropic">;
+  exportTools(format: "anthropic", options?: ExportOptions): ToolExport<"anthropic">;
   exportTools(format: "openai_chat"): ToolExport<"openai_chat">;
   exportTools(format: "openai_responses"): ToolExport<"openai_responses">;
   exportTools(format: "mcp"): ToolExport<"mcp">;
