@@ -85,9 +85,12 @@ test("list_changed re-lists, changes the registry version and invalidates handle
   assert.notEqual(rt.version, before);
   const change = events.find((e) => !e.sessionId && e.added.includes("dyn/shout"));
   assert.ok(change && change.oldVersion === before);
-  assert.equal((await s.call(handle, { text: "x" }, { execute: mcpExecute([adapter]) })).code, "handle.stale");
+  // echo did not change: its handle stays valid (issue 20); the removed tool's handle is stale.
+  assert.equal((await s.call(handle, { text: "x" }, { execute: mcpExecute([adapter]) })).status, "ok");
+  const shout = s.inspect({ name: "dyn/shout" }).handle;
   added.remove();
   await waitFor(() => !rt.describe("dyn/shout"));
+  assert.equal((await s.call(shout, { text: "x" }, { execute: mcpExecute([adapter]) })).code, "handle.stale");
 
   await client.close();
   await waitFor(() => s.capabilityTable().find((r) => r.name === "dyn/echo")?.availability.state === "unavailable");

@@ -104,8 +104,11 @@ fn alias_and_handle_resolve_to_one_tool_and_other_sessions_handles_are_forged() 
         get(&err, "code").as_string().as_deref(),
         Some("handle.forged")
     );
+    // Removing another tool leaves the handle valid; removing its tool makes it stale.
     rt.remove_tools(vec!["delete_file".into()])
         .expect("removed");
+    assert!(a.inspect(input.clone().into()).is_ok());
+    rt.remove_tools(vec!["read_file".into()]).expect("removed");
     let err = a.inspect(input.into()).expect_err("stale");
     assert_eq!(
         get(&err, "code").as_string().as_deref(),
@@ -205,7 +208,9 @@ async fn every_model_format_round_trips_export_call_dispatch_result() {
         ),
     ];
     for (format, call, text_at) in cases {
-        let export = s.export_tools(JsValue::from_str(format)).expect("export");
+        let export = s
+            .export_tools(JsValue::from_str(format), JsValue::UNDEFINED)
+            .expect("export");
         assert!(
             get(&export, "bytes").as_f64().unwrap_or(0.0) > 0.0,
             "{format}: bytes reported"
