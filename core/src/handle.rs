@@ -12,7 +12,10 @@
 //! token whose `id` is not the identity of the binding it names is *forged*
 //! too, so even two tables with the same secret (two runtimes given the same
 //! explicit secret) can never turn a handle for one tool into another tool.
-//! Every registry change starts a new epoch and clears every binding.
+//! A registry change no longer clears the table: a handle is stale exactly
+//! when its tool changed since the inspect that issued it (the runtime checks
+//! that per tool, `Runtime::resolve_for`); [`HandleTable::clear`] still
+//! starts a new epoch for a host that wants every handle gone.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::{ct_eq, hex, hmac_sha256, sha256, unhex};
@@ -34,7 +37,7 @@ pub struct Binding {
     pub tool: String,
     /// The tool's descriptor version at issue time.
     pub tool_version: String,
-    /// Effective registry version at issue time.
+    /// Effective registry version at issue time (informational: staleness is per tool).
     pub registry_version: String,
     /// The tool's input-schema hash at issue time.
     pub schema_hash: String,
