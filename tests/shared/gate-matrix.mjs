@@ -98,14 +98,17 @@ async function one(pkg, path, kase) {
     const other = rt.createSession({ dynamicDiscovery: true });
     target = other.inspect({ name: tool }).handle;
   }
-  if (kase === "stale")
+  if (kase === "stale") {
+    // An unrelated change leaves the tool loaded (issue 20); a change to the tool itself makes it stale.
     rt.registerTools([{ name: "glob_files", description: "Find files", source: "native", provider: { id: "host" } }]);
+    rt.registerTools(tools(false).filter((t) => t.name === tool).map((t) => ({ ...t, description: "Changed since the inspect" })));
+  }
   if (kase === "deniedSession") s.setRules({ deny: [tool] });
   if (kase === "deniedProject")
     s.setProjectPolicy({ path: "/repo/.holaryn/tool-policy.json", text: JSON.stringify({ deny: [tool] }) });
   if (kase === "invalidArgs") args = path === "legacy" ? { command: 5 } : { path: 5 };
   if (path === "code") {
-    s.inspect({ name: "run_tool_code" }); // a change clears every loaded schema, run_tool_code's too
+    s.inspect({ name: "run_tool_code" }); // a policy change may unload run_tool_code too
     const o = await s.call("run_tool_code", { code: `r = call("${target}", ${py(args)})\n` }, host);
     const row = o.output?.trace?.[0];
     return {
