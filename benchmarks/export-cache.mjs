@@ -22,7 +22,11 @@ export const RUNS = [
 const INSPECT = ["read_file", "glob_files", "github/create_issue", "slack/slack_post_message", "kb/lookup"];
 
 const kbTool = (name, description) => ({
-  name, description, source: "mcp", provider: { id: name.split("/")[0], kind: "mcp" }, trust: "trusted",
+  name,
+  description,
+  source: "mcp",
+  provider: { id: name.split("/")[0], kind: "mcp" },
+  trust: "trusted",
   inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
 });
 
@@ -30,7 +34,10 @@ const kbTool = (name, description) => ({
 export function scriptedSession(format, mode) {
   const rt = new HolarynRuntime();
   loadCatalog(rt);
-  rt.registerTools([kbTool("kb/lookup", "Look up a note in the knowledge base"), kbTool("weather/today", "Today's weather for a city")]);
+  rt.registerTools([
+    kbTool("kb/lookup", "Look up a note in the knowledge base"),
+    kbTool("weather/today", "Today's weather for a city"),
+  ]);
   const s = rt.createSession({ dynamicDiscovery: true });
   const requests = [];
   const request = (step) => {
@@ -72,20 +79,32 @@ function main() {
     const reqs = scriptedSession(format, mode);
     const bytes = reqs.map((r) => r.bytes);
     const total = bytes.reduce((a, b) => a + b, 0);
-    rows.push({ format, mode, requests: reqs.length, meanBytes: Math.round(total / reqs.length), firstBytes: bytes[0], lastBytes: bytes.at(-1), ...changes(reqs) });
+    rows.push({
+      format,
+      mode,
+      requests: reqs.length,
+      meanBytes: Math.round(total / reqs.length),
+      firstBytes: bytes[0],
+      lastBytes: bytes.at(-1),
+      ...changes(reqs),
+    });
   }
-  console.log(`${reqs0()} model requests per session (start, search, 5 inspects, 2 registry changes, 1 re-inspect)`);
+  console.log(
+    `${rows[0]?.requests ?? 0} model requests per session (start, search, 5 inspects, 2 registry changes, 1 re-inspect)`,
+  );
   console.log("format            mode      mean B/req  first B   last B  array changed  prefix changed");
   for (const r of rows) {
-    console.log(`${r.format.padEnd(17)} ${r.mode.padEnd(9)} ${String(r.meanBytes).padStart(10)} ${String(r.firstBytes).padStart(8)} ${String(r.lastBytes).padStart(8)} ${String(r.changed).padStart(14)} ${String(r.prefixChanged).padStart(15)}`);
+    console.log(
+      `${r.format.padEnd(17)} ${r.mode.padEnd(9)} ${String(r.meanBytes).padStart(10)} ${String(r.firstBytes).padStart(8)} ${String(r.lastBytes).padStart(8)} ${String(r.changed).padStart(14)} ${String(r.prefixChanged).padStart(15)}`,
+    );
   }
   const out = join(root, "benchmark-results");
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, "export-cache.json"), `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
+  writeFileSync(
+    join(out, "export-cache.json"),
+    `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`,
+  );
   console.log(`wrote ${join(out, "export-cache.json")}`);
-  function reqs0() {
-    return rows[0]?.requests ?? 0;
-  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

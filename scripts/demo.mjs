@@ -98,9 +98,19 @@ rt.registerTools([
 const ev = events.at(-1);
 out(`   tool_registry_changed ${short(ev.oldVersion)} → ${short(ev.newVersion)} (added ${ev.added.join(", ")})`);
 const kept = await session.call(read.handle, { path: "docs/CHANGES.md" });
-out(`   read_file did not change: its handle still works → ${kept.status} (invalidated: ${ev.invalidatedCount ?? 0} tools)`);
+out(
+  `   read_file did not change: its handle still works → ${kept.status} (invalidated: ${ev.invalidatedCount ?? 0} tools)`,
+);
 const summarize = session.inspect({ name: "summarize_text" });
-rt.registerTools([{ name: "summarize_text", description: "Summarize a text into three sentences", source: "native", provider: { id: "host", kind: "native" }, inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }]);
+rt.registerTools([
+  {
+    name: "summarize_text",
+    description: "Summarize a text into three sentences",
+    source: "native",
+    provider: { id: "host", kind: "native" },
+    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  },
+]);
 const stale = await session.call(summarize.handle, { text: "x" });
 out(`   summarize_text changed: its old handle → ${stale.status} ${stale.code}: ${stale.nextAction}`);
 

@@ -165,14 +165,23 @@ export async function runSuite({ inject = [], progress = () => {} } = {}) {
   });
   await workflow("a registry change invalidates exactly the changed tool's handle", async () => {
     const before = traj.filter((e) => e.type === "registry_changed").length;
-    const summarize = (description) => ({ name: "summarize_text", description, source: "native", provider: { id: "host", kind: "native" }, inputSchema: { type: "object", properties: { text: { type: "string" } } } });
+    const summarize = (description) => ({
+      name: "summarize_text",
+      description,
+      source: "native",
+      provider: { id: "host", kind: "native" },
+      inputSchema: { type: "object", properties: { text: { type: "string" } } },
+    });
     rt.registerTools([summarize("Summarize a text")]);
     const after = traj.filter((e) => e.type === "registry_changed").length;
     const kept = await call(readHandle, { path: "docs/CHANGES.md" }, "unrelated change: handle kept");
     const handle = inspect("summarize_text").handle;
     rt.registerTools([summarize("Summarize a text in three sentences")]);
     const stale = await call(handle, { text: "x" }, "changed tool: stale handle");
-    return [after > before && kept.status === "ok" && stale.code === "handle.stale", `${after - before} events, kept handle → ${kept.code}, changed tool's handle → ${stale.code}`];
+    return [
+      after > before && kept.status === "ok" && stale.code === "handle.stale",
+      `${after - before} events, kept handle → ${kept.code}, changed tool's handle → ${stale.code}`,
+    ];
   });
 
   const success = workflows.filter((w) => w.ok).length / workflows.length;

@@ -14,7 +14,14 @@ test("deferred mode: the Anthropic tools array is byte-identical across the whol
   for (const r of reqs) assert.equal(JSON.stringify(r.tools), first, r.step);
   assert.deepEqual(changes(reqs), { changed: 0, prefixChanged: 0 });
   const tools = reqs[0].tools.map((t) => JSON.parse(t));
-  assert.deepEqual(tools.slice(0, 3).map((t) => [t.name, t.defer_loading]), [["tool_search", undefined], ["tool_list", undefined], ["tool_inspect", undefined]]);
+  assert.deepEqual(
+    tools.slice(0, 3).map((t) => [t.name, t.defer_loading]),
+    [
+      ["tool_search", undefined],
+      ["tool_list", undefined],
+      ["tool_inspect", undefined],
+    ],
+  );
   assert.ok(tools.length > 300 && tools.slice(3).every((t) => t.defer_loading === true));
 });
 
@@ -41,7 +48,11 @@ test("default mode: exports grow in inspect order with a byte-identical prefix; 
 test("deferred mode: tool_inspect answers with a tool_reference, a changed tool inline, and every call passes the gate", async () => {
   const rt = new HolarynRuntime();
   const tool = (description) => ({
-    name: "kb/lookup", description, source: "mcp", provider: { id: "kb", kind: "mcp" }, trust: "trusted",
+    name: "kb/lookup",
+    description,
+    source: "mcp",
+    provider: { id: "kb", kind: "mcp" },
+    trust: "trusted",
     inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
   });
   rt.registerTools([tool("Look up a note")]);
@@ -70,5 +81,8 @@ test("deferred mode: tool_inspect answers with a tool_reference, a changed tool 
   assert.match(again.content, /by title/);
   assert.equal((await use("kb__lookup", { query: "y" }, "t5")).is_error, false);
   assert.equal(ran, 2);
-  assert.throws(() => s.exportTools("openai_responses", { mode: "deferred" }), (e) => e.code === "input.invalid");
+  assert.throws(
+    () => s.exportTools("openai_responses", { mode: "deferred" }),
+    (e) => e.code === "input.invalid",
+  );
 });

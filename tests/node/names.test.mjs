@@ -121,7 +121,10 @@ test("a wire name means what the session's last export said: a remapped or chang
   rt.registerTools([native("a_b", "new, never shown", { annotations: { destructiveHint: true } })]);
   rt.registerTools([native("x", "v2")]);
   // a_b now names another tool: tool.unknown; x changed: schema.not_loaded (issue 20), never tool.unknown.
-  for (const [name, code] of [["a_b", "tool.unknown"], ["x", "schema.not_loaded"]]) {
+  for (const [name, code] of [
+    ["a_b", "tool.unknown"],
+    ["x", "schema.not_loaded"],
+  ]) {
     const err = await call(name);
     assert.equal(err?.code, code, name);
     assert.match(err.nextAction, /send the current tool list/);

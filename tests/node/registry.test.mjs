@@ -108,7 +108,10 @@ test("alias, name and handle resolve to the same tool; forged and stale handles 
   rt.registerTools([native("grep_files", "Search file contents")]);
   assert.equal(s1.inspect({ name: handle }).name, "read_file", "another tool changed: the handle stays valid");
   rt.registerTools([native("read_file", "Read a text file", { aliases: ["cat"] })]);
-  assert.throws(() => s1.inspect({ name: handle }), (e) => e instanceof HandleError && e.code === "handle.stale");
+  assert.throws(
+    () => s1.inspect({ name: handle }),
+    (e) => e instanceof HandleError && e.code === "handle.stale",
+  );
 });
 
 test("errors from constructors, accessors and methods all arrive typed", () => {

@@ -101,7 +101,11 @@ async function one(pkg, path, kase) {
   if (kase === "stale") {
     // An unrelated change leaves the tool loaded (issue 20); a change to the tool itself makes it stale.
     rt.registerTools([{ name: "glob_files", description: "Find files", source: "native", provider: { id: "host" } }]);
-    rt.registerTools(tools(false).filter((t) => t.name === tool).map((t) => ({ ...t, description: "Changed since the inspect" })));
+    rt.registerTools(
+      tools(false)
+        .filter((t) => t.name === tool)
+        .map((t) => ({ ...t, description: "Changed since the inspect" })),
+    );
   }
   if (kase === "deniedSession") s.setRules({ deny: [tool] });
   if (kase === "deniedProject")
