@@ -5,7 +5,7 @@
 //! loaded. Its *effective version* folds the registry version and its policy
 //! digest together. When it changes, only the tools whose descriptor version
 //! or availability changed lose their loaded schema and handle
-//! ([`Session::invalidate`]); the rest stay loaded, in the order the model
+//! (`Session::invalidate`); the rest stay loaded, in the order the model
 //! first inspected them (their *slot*), so exports keep a stable prefix.
 
 use crate::availability::AvailabilityState;
