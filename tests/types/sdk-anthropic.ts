@@ -32,3 +32,13 @@ export const asSdkTool: Anthropic.Tool = tool;
 export const asSdkToolUnion: Anthropic.ToolUnion = tool;
 export const asSdkResult: Anthropic.ToolResultBlockParam = result;
 export const asSdkContent: Anthropic.ContentBlockParam = result;
+
+// Deferred loading (issue 20): the same loop with every permitted tool deferred; results may carry a tool_reference.
+export async function deferredRequest(llm: Anthropic, session: HolarynSession, messages: Anthropic.MessageParam[]) {
+  const { tools } = session.exportTools("anthropic", { mode: "deferred" });
+  return llm.messages.create({ model: "claude-sonnet-4-5", max_tokens: 1024, messages, tools });
+}
+declare const reference: AnthropicToolResult & {
+  content: [{ type: "text"; text: string }, { type: "tool_reference"; tool_name: string }];
+};
+export const asSdkReference: Anthropic.ToolResultBlockParam = reference;
