@@ -86,15 +86,14 @@ out(
 for (const row of res.trace) out(`     #${row.index} line ${row.line} ${row.tool} ${row.status} ${row.outputBytes} B`);
 
 h("6. The registry changes mid-session");
-rt.registerTools([
-  {
-    name: "summarize_text",
-    description: "Summarize a text into bullet points",
-    source: "native",
-    provider: { id: "host", kind: "native" },
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-  },
-]);
+const summarizeText = (description) => ({
+  name: "summarize_text",
+  description,
+  source: "native",
+  provider: { id: "host", kind: "native" },
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+});
+rt.registerTools([summarizeText("Summarize a text into bullet points")]);
 const ev = events.at(-1);
 out(`   tool_registry_changed ${short(ev.oldVersion)} → ${short(ev.newVersion)} (added ${ev.added.join(", ")})`);
 const kept = await session.call(read.handle, { path: "docs/CHANGES.md" });
@@ -102,15 +101,7 @@ out(
   `   read_file did not change: its handle still works → ${kept.status} (invalidated: ${ev.invalidatedCount ?? 0} tools)`,
 );
 const summarize = session.inspect({ name: "summarize_text" });
-rt.registerTools([
-  {
-    name: "summarize_text",
-    description: "Summarize a text into three sentences",
-    source: "native",
-    provider: { id: "host", kind: "native" },
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-  },
-]);
+rt.registerTools([summarizeText("Summarize a text into three sentences")]);
 const stale = await session.call(summarize.handle, { text: "x" });
 out(`   summarize_text changed: its old handle → ${stale.status} ${stale.code}: ${stale.nextAction}`);
 
