@@ -55,6 +55,7 @@ pub use activity::{ActivityKind, ActivityRecord};
 pub use availability::{Availability, AvailabilityState};
 pub use code::{CodeLimits, CodeResult, CodeStatus};
 pub use codes::Code;
+pub use deferred::{ExportMode, ExportOptions};
 pub use descriptor::{Source, ToolDescriptor, ToolSpec};
 pub use error::{Error, ErrorCode, Result};
 pub use gate::{

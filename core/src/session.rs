@@ -6,7 +6,7 @@
 //! digest together. When it changes, only the tools whose descriptor version
 //! or availability changed lose their loaded schema and handle
 //! (`Session::invalidate`); the rest stay loaded, in the order the model
-//! first inspected them (their *slot*), so exports keep a stable prefix.
+//! inspected them (their *slot*), so exports keep a stable prefix.
 
 use crate::availability::AvailabilityState;
 use crate::code::{CodeLimits, LimitsRequest};
@@ -217,15 +217,17 @@ impl Session {
         v.into_iter().map(|(_, n)| n).collect()
     }
 
-    /// Record an inspect: the tool keeps its slot if it had one, else takes the next.
+    /// Record an inspect: a loaded tool keeps its slot; any other (new, or
+    /// changed since) takes the next one, so it never lands before tools an
+    /// export already sent after it.
     pub(crate) fn load(
         &mut self,
         tool: &crate::descriptor::ToolDescriptor,
         state: AvailabilityState,
     ) {
         let slot = match self.loaded.get(&tool.name) {
-            Some(l) => l.slot,
-            None => self.loaded.values().map(|l| l.slot + 1).max().unwrap_or(0),
+            Some(l) if l.current => l.slot,
+            _ => self.loaded.values().map(|l| l.slot + 1).max().unwrap_or(0),
         };
         self.loaded.insert(
             tool.name.clone(),

@@ -46,7 +46,8 @@ fn run(rt: &mut Runtime, sid: &str, wire: &str) -> Result<Vec<String>, ErrorCode
     }
     assert!(d.executed.is_empty());
     assert_eq!(
-        d.outcome.code, "schema.not_loaded",
+        d.outcome.code,
+        ErrorCode::SchemaNotLoaded,
         "{wire} -> {target}: {}",
         d.outcome.message
     );

@@ -39,7 +39,7 @@ test("default mode: exports grow in inspect order with a byte-identical prefix; 
     assert.equal(reqs[changed].tools.length, 7, `${format}: the changed tool drops out`);
     const before = reqs[at("change to an unrelated provider")].tools;
     const last = reqs.at(-1).tools;
-    assert.deepEqual(last.slice(0, 7), before.slice(0, 7), `${format}: re-inspected, the tool returns to its place`);
+    assert.deepEqual(last.slice(0, 7), before.slice(0, 7), `${format}: re-inspected, the tool comes back at the end`);
     assert.equal(last.length, 8);
     assert.notEqual(last[7], before[7], `${format}: with its new descriptor`);
   }
