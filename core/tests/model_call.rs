@@ -236,12 +236,17 @@ fn a_stale_wire_name_is_a_result_and_nothing_runs() {
     let _ = rt.export_tools(&sid, Format::Anthropic);
     rt.register_values(&[native("read_file", "v2, never shown")], 2)
         .expect("re-register");
-    let _ = rt.tool_inspect(&sid, &json!({"name": "read_file"}), 3);
+    // Issue 20: the tool changed since the model saw it, so it asks to be inspected again.
     let c = call(Format::Anthropic, "c", "read_file", json!({"path": "a"}));
     let step = rt.dispatch_model_call(&sid, Format::Anthropic, &c, 4);
     let (r, ran) = finish(&mut rt, step.expect("result"), &Script::default());
     assert_eq!((ran, r["is_error"].clone()), (0, json!(true)));
-    assert_eq!(error_of(Format::Anthropic, &r)["code"], "tool.unknown");
+    assert_eq!(error_of(Format::Anthropic, &r)["code"], "schema.not_loaded");
+    // Once the model's inspect showed v2, the call runs v2.
+    let _ = rt.tool_inspect(&sid, &json!({"name": "read_file"}), 5);
+    let step = rt.dispatch_model_call(&sid, Format::Anthropic, &c, 6);
+    let (r, ran) = finish(&mut rt, step.expect("result"), &Script::default());
+    assert_eq!((ran, r["is_error"].clone()), (1, json!(false)));
 }
 
 fn ok_call(output: Value, format: Format) -> Value {
