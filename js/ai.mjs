@@ -6,12 +6,18 @@
 // is re-resolved and gated. A refused or failed call becomes the AI SDK's
 // tool error (the model sees the code, message and next action).
 
+import { ConfigError } from "./core.mjs";
+
 let ai;
 try {
   ai = await import("ai");
 } catch (e) {
-  const err = new Error(`holaryn/ai needs the Vercel AI SDK: npm install ai (${e.code ?? e.message})`);
-  err.code = "config.missing_peer";
+  const err = new ConfigError(
+    `holaryn/ai needs the Vercel AI SDK: npm install ai (${e.code ?? e.message})`,
+    "config.invalid",
+  );
+  err.nextAction = "npm install ai";
+  err.cause = e;
   throw err;
 }
 const { dynamicTool, jsonSchema } = ai;

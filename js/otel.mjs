@@ -6,14 +6,18 @@
 // tool name, call id, provider, outcome code, timings, sizes — and never
 // arguments, outputs, prompts or secrets, because the records never hold them.
 
+import { ConfigError } from "./core.mjs";
+
 let api;
 try {
   api = await import("@opentelemetry/api");
 } catch (e) {
-  const err = new Error(
+  const err = new ConfigError(
     `holaryn/otel needs the OpenTelemetry API: npm install @opentelemetry/api (${e.code ?? e.message})`,
+    "config.invalid",
   );
-  err.code = "config.missing_peer";
+  err.nextAction = "npm install @opentelemetry/api";
+  err.cause = e;
   throw err;
 }
 const { SpanKind, SpanStatusCode, trace } = api;

@@ -5,6 +5,8 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
+/** The one code vocabulary (generated from core/src/codes.rs). */
+import type { OutcomeCode } from "../../js/codes.js";
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 /** A root schema (`inputSchema`, `outputSchema`) is always an object; boolean subschemas (`additionalProperties: false`) live inside it. */
 export type JsonSchema = { [key: string]: JsonValue };
@@ -82,7 +84,7 @@ export interface SessionOptions {
   callbackTimeoutMs?: number;
 }
 
-export interface Availability { state: AvailabilityState; code: string; reason: string; nextAction: string; scope?: PolicyScope | null; rule?: string | null; }
+export interface Availability { state: AvailabilityState; code: OutcomeCode; reason: string; nextAction: string; scope?: PolicyScope | null; rule?: string | null; }
 /** `alternatives`: up to 2 other phrasings of the same request, fused with `query` into one ranking. */
 export interface SearchInput { query: string; alternatives?: string[]; limit?: number; source?: Source; provider?: string; state?: AvailabilityState; }
 export interface ListInput { state?: AvailabilityState; source?: Source; provider?: string; limit?: number; cursor?: string; }
@@ -119,7 +121,7 @@ export type CallStatus = "ok" | "refused" | "vetoed" | "approval_denied" | "time
 export type GateStage = "resolve" | "governance" | "schema" | "validation" | "hook_before" | "approval" | "execute" | "hook_after" | "screen" | "done";
 export interface ArgError { pointer: string; message: string; }
 export interface CallOutcome {
-  callId: string; status: CallStatus; code: string; message: string; stage: GateStage; tool?: string; path: CallPath;
+  callId: string; status: CallStatus; code: OutcomeCode; message: string; stage: GateStage; tool?: string; path: CallPath;
   output?: JsonValue; durationMs: number; outputBytes: number; errors?: ArgError[]; nextAction?: string;
   scope?: string; rule?: string; executed: boolean;
 }
@@ -151,7 +153,7 @@ export interface Provenance { providerId: string; providerKind: string; provider
 export type ActivityKind = "registry_changed" | "session_created" | "search" | "list" | "schema_load" | "denial" | "invocation" | "code_summary";
 export interface ActivityRecord {
   seq: number; timeMs: number; kind: ActivityKind; session?: string; tool?: string; provenance?: Provenance;
-  registryVersion: string; outcome: string; reason: string; path?: string; durationMs?: number; bytes?: number;
+  registryVersion: string; outcome: OutcomeCode; reason: string; path?: string; durationMs?: number; bytes?: number;
   count?: number; scope?: string; rule?: string;
 }
 export interface RegistryChangedEvent {
