@@ -1,27 +1,9 @@
-// The first loop an Anthropic SDK user writes, with no cast: exportTools("anthropic").tools goes
-// into messages.create, each tool_use block into dispatchModelCall, each result back as content.
+// The first loop an Anthropic SDK user writes lives in tests/agent-loops/anthropic.ts (run there
+// against a scripted model and real MCP servers); importing it here type-checks it with the rest.
 // Then the per-format shapes and the SDK's own types are assignable where values cross.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { AnthropicTool, AnthropicToolResult, AnthropicToolUse, HolarynSession } from "holaryn";
-
-export async function loop(llm: Anthropic, session: HolarynSession, prompt: string): Promise<Anthropic.Message> {
-  const messages: Anthropic.MessageParam[] = [{ role: "user", content: prompt }];
-  for (;;) {
-    const res = await llm.messages.create({
-      model: "claude-sonnet-4-5",
-      max_tokens: 1024,
-      messages,
-      tools: session.exportTools("anthropic").tools,
-    });
-    messages.push({ role: "assistant", content: res.content });
-    const results: Anthropic.ToolResultBlockParam[] = [];
-    for (const block of res.content) {
-      if (block.type === "tool_use") results.push(await session.dispatchModelCall("anthropic", block));
-    }
-    if (results.length === 0) return res;
-    messages.push({ role: "user", content: results });
-  }
-}
+import type { AnthropicTool, AnthropicToolResult, AnthropicToolUse } from "holaryn";
+export { loop } from "../agent-loops/anthropic.js";
 
 // SDK values in, our values out, in both directions where the SDK allows it.
 declare const sdkBlock: Anthropic.ToolUseBlock;

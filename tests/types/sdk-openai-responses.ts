@@ -1,26 +1,9 @@
-// The first OpenAI Responses loop, with no cast: function tools (with `strict`) in, each
-// function_call item into dispatchModelCall, each function_call_output back as input.
+// The first OpenAI Responses loop lives in tests/agent-loops/openai-responses.ts (run there
+// against a scripted model); importing it here type-checks it with the rest. Then the per-format
+// shapes and the SDK's own types are assignable where values cross.
 import type OpenAI from "openai";
-import type {
-  HolarynSession,
-  OpenAIResponsesFunctionCall,
-  OpenAIResponsesFunctionCallOutput,
-  OpenAIResponsesTool,
-} from "holaryn";
-
-export async function loop(client: OpenAI, session: HolarynSession, prompt: string): Promise<string> {
-  const input: OpenAI.Responses.ResponseInput = [{ role: "user", content: prompt }];
-  for (;;) {
-    const res = await client.responses.create({
-      model: "gpt-5",
-      input,
-      tools: session.exportTools("openai_responses").tools,
-    });
-    const calls = res.output.filter((item) => item.type === "function_call");
-    if (calls.length === 0) return res.output_text;
-    for (const call of calls) input.push(call, await session.dispatchModelCall("openai_responses", call));
-  }
-}
+import type { OpenAIResponsesFunctionCall, OpenAIResponsesFunctionCallOutput, OpenAIResponsesTool } from "holaryn";
+export { loop } from "../agent-loops/openai-responses.js";
 
 declare const sdkCall: OpenAI.Responses.ResponseFunctionToolCall;
 declare const tool: OpenAIResponsesTool;
