@@ -26,6 +26,10 @@ run "wasm-bindgen tests in headless Chromium (wasm-pack test --headless --chrome
 run "npm run build" npm run --silent build
 # README examples verbatim, type tests, real values vs their types (scripts/typecheck.sh).
 run "tsc --noEmit --strict (tests/types, README examples; bundler + node16)" bash scripts/typecheck.sh
+# The three SDK loops (tests/agent-loops/*.ts, the ones tests/types type-checks) compiled to
+# target/agent-loops/, then run against a scripted model and real MCP servers over stdio.
+run "agent loops (tsc -p tests/agent-loops; node --test tests/agent-loops: Anthropic, OpenAI Chat, OpenAI Responses)" \
+  bash -c 'tsc -p tests/agent-loops && node --test --test-concurrency=1 --test-reporter=spec tests/agent-loops/'
 run "HolarynBench tool-discovery suite (release gate vs the reviewed baseline)" \
   node bin/holaryn.mjs bench run --suite tool-discovery \
   --baseline benchmarks/baselines/tool-discovery-v1.json \
