@@ -4,9 +4,6 @@
 // server-filesystem, server-everything and tests/fixtures/servers/dynamic-server.mjs). Each
 // scenario asserts what the model was sent: the tools array and each tool result, in the SDK's own
 // shape.
-//
-// Subtests marked `todo` describe issue 20's intended behaviour that main does not have yet; the
-// comment beside each names the branch that brings it.
 
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -47,6 +44,14 @@ const SDKS = {
     answer: (text) => text,
   },
 };
+
+// Issue 20's behaviour that main lacks until these branches are merged: each such subtest is
+// `todo` (its failure does not fail the run) and says which branch it needs. Checked against each
+// branch's own build: every one passes there. Set the constant to `{}` once the branch is on main.
+/** needs h17-route: faithful MCP content (text once, images, structuredContent beside), model mistakes as results. */
+const NEEDS_H17_ROUTE = { todo: "needs h17-route" };
+/** needs h20-invalidate: a registry change unloads only the tools that changed. */
+const NEEDS_H20_INVALIDATE = { todo: "needs h20-invalidate" };
 
 const DISCOVERY = ["tool_search", "tool_list", "tool_inspect"];
 /** One person per SDK: the loops share one server-memory, which keeps only the first entity of a name. */
@@ -175,8 +180,13 @@ for (const sdk of Object.keys(SDKS)) {
         assert.equal(errorOf(result), undefined);
         assert.ok(texts(result).join("\n").includes(PERSON[sdk]), texts(result).join("\n"));
       });
+      if (sdk === "openai_responses") {
+        await t.test("every Responses tool sent says `strict`, as the API requires", () => {
+          for (const tool of requests[2].tools) assert.equal(typeof tool.strict, "boolean", tool.name);
+        });
+      }
       // needs h17-route: holaryn/mcp hands on the CallToolResult as sent, its text reaches the model once.
-      await t.test("the server's text reaches the model once, as text", { todo: "needs h17-route" }, () => {
+      await t.test("the server's text reaches the model once, as text", NEEDS_H17_ROUTE, () => {
         const serverText = lastSent("memory", "create_entities").content[0].text;
         assert.equal(texts(result).filter((x) => x === serverText).length, 1, texts(result).join("\n---\n"));
         assert.equal(count(texts(result).join("\n"), serverText), 1);
@@ -205,7 +215,7 @@ for (const sdk of Object.keys(SDKS)) {
       assert.equal(errorOf(result), undefined);
       assert.match(texts(result).join("\n"), /hello from the filesystem server/);
       // needs h17-route: the file's text block reaches the model as text, not inside JSON.
-      await t.test("the file's text is the first text part, unwrapped", { todo: "needs h17-route" }, () => {
+      await t.test("the file's text is the first text part, unwrapped", NEEDS_H17_ROUTE, () => {
         assert.equal(texts(result)[0], "hello from the filesystem server\n");
       });
     });
@@ -229,7 +239,7 @@ for (const sdk of Object.keys(SDKS)) {
       assert.notEqual(result.isError, true);
       assert.match(texts(result).join("\n"), new RegExp(`Echo: hi from ${sdk}`));
       // needs h17-route: one text block reaches the model once, as itself.
-      await t.test("the echo is the whole result, once", { todo: "needs h17-route" }, () => {
+      await t.test("the echo is the whole result, once", NEEDS_H17_ROUTE, () => {
         assert.deepEqual(texts(result), [`Echo: hi from ${sdk}`]);
       });
     });
@@ -272,7 +282,7 @@ for (const sdk of Object.keys(SDKS)) {
         assert.ok(errorOf(r) ?? r.isError, texts(r).join("\n"));
       });
       // needs h17-route: an image is the format's image block (Anthropic, Responses) or a short text note (Chat).
-      await t.test("an image reaches the model as an image (or a short note)", { todo: "needs h17-route" }, () => {
+      await t.test("an image reaches the model as an image (or a short note)", NEEDS_H17_ROUTE, () => {
         const r = at.result("call_2_1");
         const images = r.parts.filter((p) => p.type === "image");
         if (sdk === "openai_chat") {
@@ -286,7 +296,7 @@ for (const sdk of Object.keys(SDKS)) {
         }
       });
       // needs h17-route: structuredContent alongside the content, not instead of it.
-      await t.test("structured content reaches the model beside the text", { todo: "needs h17-route" }, () => {
+      await t.test("structured content reaches the model beside the text", NEEDS_H17_ROUTE, () => {
         const r = at.result("call_2_2");
         assert.notEqual(r.isError, true);
         assert.equal(texts(r)[0], "5");
@@ -308,17 +318,13 @@ for (const sdk of Object.keys(SDKS)) {
         assert.match(texts(requests[4].result("call_3_0")).join(""), new RegExp(`added ${grown}`));
       });
       // needs h20-invalidate: a registry change on the server leaves the other loaded tools exported and callable.
-      await t.test(
-        "after grow, another loaded tool stays exported and callable",
-        { todo: "needs h20-invalidate" },
-        () => {
-          assert.ok(requests[5].toolNames.includes(wire("dyn/echo_text")), requests[5].toolNames.join(", "));
-          const r = requests[5].result("call_4_0");
-          assert.notEqual(r.isError, true);
-          assert.equal(errorOf(r), undefined, texts(r).join("\n"));
-          assert.match(texts(r).join(""), /still here/);
-        },
-      );
+      await t.test("after grow, another loaded tool stays exported and callable", NEEDS_H20_INVALIDATE, () => {
+        assert.ok(requests[5].toolNames.includes(wire("dyn/echo_text")), requests[5].toolNames.join(", "));
+        const r = requests[5].result("call_4_0");
+        assert.notEqual(r.isError, true);
+        assert.equal(errorOf(r), undefined, texts(r).join("\n"));
+        assert.match(texts(r).join(""), /still here/);
+      });
     });
 
     // Malformed JSON arguments exist only where arguments are a JSON string (the OpenAI formats).
@@ -326,7 +332,7 @@ for (const sdk of Object.keys(SDKS)) {
     // needs h17-route: dispatchModelCall throws InputError on main, so the loop crashes.
     malformed(
       "malformed JSON arguments give an error tool result, never a throw",
-      { todo: sdk === "anthropic" ? undefined : "needs h17-route" },
+      sdk === "anthropic" ? {} : NEEDS_H17_ROUTE,
       async () => {
         const echo = "dyn/echo_text";
         const { answer, requests } = await run(
