@@ -244,7 +244,7 @@ for (const sdk of Object.keys(SDKS)) {
       });
     });
 
-    test("dynamic server: isError, image, structured content, an unknown tool, and a tool added mid-session", async (t) => {
+    test("dynamic server: isError, image, structured content, an unknown tool, a tool added and removed mid-session", async (t) => {
       const tools = ["dyn/fail", "dyn/picture", "dyn/measure", "dyn/echo_text", "dyn/grow"];
       const grown = `extra_${sdk}`;
       const { answer, requests } = await run(
@@ -267,6 +267,21 @@ for (const sdk of Object.keys(SDKS)) {
           async () => {
             await waitFor(() => rt.describe(`dyn/${grown}`), `dyn/${grown} to be registered`);
             return { calls: [{ name: wire("dyn/echo_text"), input: { text: "still here" } }] };
+          },
+          // The new tool is inspected, then removed on the server while the model still holds it.
+          () => ({
+            calls: [
+              { name: "tool_inspect", input: { name: `dyn/${grown}` } },
+              { name: "tool_inspect", input: { name: "dyn/shrink" } },
+            ],
+          }),
+          (req) => {
+            assert.ok(req.toolNames.includes(wire(`dyn/${grown}`)), req.toolNames.join(", "));
+            return { calls: [{ name: wire("dyn/shrink"), input: { name: grown } }] };
+          },
+          async () => {
+            await waitFor(() => !rt.describe(`dyn/${grown}`), `dyn/${grown} to be removed`);
+            return { calls: [{ name: wire(`dyn/${grown}`), input: {} }] };
           },
           () => ({ text: "done" }),
         ],
@@ -313,9 +328,15 @@ for (const sdk of Object.keys(SDKS)) {
         assert.ok(error.nextAction || /tool_search|tool_inspect/.test(error.message), JSON.stringify(error));
       });
       await t.test("grow adds a tool at runtime: list_changed re-lists the server and the tool is registered", () => {
-        assert.equal(rt.describe(`dyn/${grown}`).name, `dyn/${grown}`);
+        assert.ok(requests[6].toolNames.includes(wire(`dyn/${grown}`)), "inspected and exported");
         assert.notEqual(requests[4].result("call_3_0").isError, true);
         assert.match(texts(requests[4].result("call_3_0")).join(""), new RegExp(`added ${grown}`));
+      });
+      await t.test("a call to a tool removed since the model saw it is an error result, never a throw", () => {
+        assert.match(texts(requests[7].result("call_6_0")).join(""), new RegExp(`removed ${grown}`));
+        const r = requests[8].result("call_7_0");
+        if (sdk === "anthropic") assert.equal(r.isError, true);
+        assert.equal(errorOf(r)?.code, "tool.unknown", texts(r).join("\n"));
       });
       // needs h20-invalidate: a registry change on the server leaves the other loaded tools exported and callable.
       await t.test("after grow, another loaded tool stays exported and callable", NEEDS_H20_INVALIDATE, () => {
