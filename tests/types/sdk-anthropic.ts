@@ -2,8 +2,11 @@
 // against a scripted model and real MCP servers); importing it here type-checks it with the rest.
 // Then the per-format shapes and the SDK's own types are assignable where values cross.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { AnthropicTool, AnthropicToolResult, AnthropicToolUse } from "holaryn";
-export { loop } from "../agent-loops/anthropic.js";
+import type { AnthropicTool, AnthropicToolResult, AnthropicToolUse, HolarynSession } from "holaryn";
+import { loop } from "../agent-loops/anthropic.js";
+
+// The loop as a user calls it.
+export const firstLoop: (llm: Anthropic, session: HolarynSession, prompt: string) => Promise<Anthropic.Message> = loop;
 
 // SDK values in, our values out, in both directions where the SDK allows it.
 declare const sdkBlock: Anthropic.ToolUseBlock;

@@ -2,8 +2,11 @@
 // against a scripted model); importing it here type-checks it with the rest. Then the per-format
 // shapes and the SDK's own types are assignable where values cross.
 import type OpenAI from "openai";
-import type { OpenAIChatTool, OpenAIChatToolCall, OpenAIChatToolMessage } from "holaryn";
-export { loop } from "../agent-loops/openai-chat.js";
+import type { HolarynSession, OpenAIChatTool, OpenAIChatToolCall, OpenAIChatToolMessage } from "holaryn";
+import { loop } from "../agent-loops/openai-chat.js";
+
+// The loop as a user calls it.
+export const firstLoop: (client: OpenAI, session: HolarynSession, prompt: string) => Promise<string | null> = loop;
 
 declare const sdkCall: OpenAI.ChatCompletionMessageFunctionToolCall;
 declare const tool: OpenAIChatTool;

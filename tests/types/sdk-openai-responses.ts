@@ -2,8 +2,16 @@
 // against a scripted model); importing it here type-checks it with the rest. Then the per-format
 // shapes and the SDK's own types are assignable where values cross.
 import type OpenAI from "openai";
-import type { OpenAIResponsesFunctionCall, OpenAIResponsesFunctionCallOutput, OpenAIResponsesTool } from "holaryn";
-export { loop } from "../agent-loops/openai-responses.js";
+import type {
+  HolarynSession,
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesTool,
+} from "holaryn";
+import { loop } from "../agent-loops/openai-responses.js";
+
+// The loop as a user calls it.
+export const firstLoop: (client: OpenAI, session: HolarynSession, prompt: string) => Promise<string> = loop;
 
 declare const sdkCall: OpenAI.Responses.ResponseFunctionToolCall;
 declare const tool: OpenAIResponsesTool;
