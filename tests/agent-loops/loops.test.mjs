@@ -6,7 +6,7 @@
 // shape.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -108,21 +108,24 @@ before(async () => {
 
 after(async () => {
   await Promise.all(Object.values(servers).map((c) => c.close()));
+  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The server's own answer to its last call of `tool`. */
 const lastSent = (server, tool) => sent.findLast(([s, t]) => s === server && t === tool)?.[2];
 
-/** Run `sdk`'s loop on a fresh session against `script`; resolves to `{answer, requests, session}`. */
+/** Run `sdk`'s loop on a fresh session against `script`; resolves to `{answer, requests}`. */
 async function run(sdk, script, prompt) {
   const session = rt.createSession({ dynamicDiscovery: true });
+  // The user approves whatever asks first (grow and shrink are not read-only).
   session.setHost({ execute: mcpExecute(adapters), approve: async () => true });
   const model = await startScriptedModel(sdk, script);
   try {
     const { loop, client, answer } = SDKS[sdk];
     const out = await loop(client(model.baseURL), session, prompt);
-    return { answer: answer(out), requests: model.requests, session };
+    return { answer: answer(out), requests: model.requests };
   } finally {
+    session.close();
     await model.close();
   }
 }
