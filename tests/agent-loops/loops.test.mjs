@@ -45,11 +45,9 @@ const SDKS = {
   },
 };
 
-// Issue 20's behaviour that main lacks until these branches are merged: each such subtest is
-// `todo` (its failure does not fail the run) and says which branch it needs. Checked against each
-// branch's own build: every one passes there. Set the constant to `{}` once the branch is on main.
-/** needs h17-route: faithful MCP content (text once, images, structuredContent beside), model mistakes as results. */
-const NEEDS_H17_ROUTE = { todo: "needs h17-route" };
+// Issue 20's behaviour that main lacks until this branch is merged: such a subtest is `todo` (its
+// failure does not fail the run) and says which branch it needs. Checked against that branch's own
+// build, where it passes. Remove the constant once the branch is on main.
 /** needs h20-invalidate: a registry change unloads only the tools that changed. */
 const NEEDS_H20_INVALIDATE = { todo: "needs h20-invalidate" };
 
@@ -188,8 +186,8 @@ for (const sdk of Object.keys(SDKS)) {
           for (const tool of requests[2].tools) assert.equal(typeof tool.strict, "boolean", tool.name);
         });
       }
-      // needs h17-route: holaryn/mcp hands on the CallToolResult as sent, its text reaches the model once.
-      await t.test("the server's text reaches the model once, as text", NEEDS_H17_ROUTE, () => {
+      // holaryn/mcp hands on the CallToolResult as sent: its text reaches the model once.
+      await t.test("the server's text reaches the model once, as text", () => {
         const serverText = lastSent("memory", "create_entities").content[0].text;
         assert.equal(texts(result).filter((x) => x === serverText).length, 1, texts(result).join("\n---\n"));
         assert.equal(count(texts(result).join("\n"), serverText), 1);
@@ -217,8 +215,8 @@ for (const sdk of Object.keys(SDKS)) {
       assert.notEqual(result.isError, true);
       assert.equal(errorOf(result), undefined);
       assert.match(texts(result).join("\n"), /hello from the filesystem server/);
-      // needs h17-route: the file's text block reaches the model as text, not inside JSON.
-      await t.test("the file's text is the first text part, unwrapped", NEEDS_H17_ROUTE, () => {
+      // The file's text block reaches the model as text, not inside JSON.
+      await t.test("the file's text is the first text part, unwrapped", () => {
         assert.equal(texts(result)[0], "hello from the filesystem server\n");
       });
     });
@@ -241,8 +239,8 @@ for (const sdk of Object.keys(SDKS)) {
       const result = requests[2].result("call_1_0");
       assert.notEqual(result.isError, true);
       assert.match(texts(result).join("\n"), new RegExp(`Echo: hi from ${sdk}`));
-      // needs h17-route: one text block reaches the model once, as itself.
-      await t.test("the echo is the whole result, once", NEEDS_H17_ROUTE, () => {
+      // One text block reaches the model once, as itself.
+      await t.test("the echo is the whole result, once", () => {
         assert.deepEqual(texts(result), [`Echo: hi from ${sdk}`]);
       });
     });
@@ -299,8 +297,8 @@ for (const sdk of Object.keys(SDKS)) {
         assert.match(texts(r).join("\n"), /it failed on purpose/);
         assert.ok(errorOf(r) ?? r.isError, texts(r).join("\n"));
       });
-      // needs h17-route: an image is the format's image block (Anthropic, Responses) or a short text note (Chat).
-      await t.test("an image reaches the model as an image (or a short note)", NEEDS_H17_ROUTE, () => {
+      // An image is the format's image block (Anthropic, Responses) or a short text note (Chat).
+      await t.test("an image reaches the model as an image (or a short note)", () => {
         const r = at.result("call_2_1");
         const images = r.parts.filter((p) => p.type === "image");
         if (sdk === "openai_chat") {
@@ -313,8 +311,8 @@ for (const sdk of Object.keys(SDKS)) {
           assert.equal(images[0].data, lastSent("dyn", "picture").content[0].data);
         }
       });
-      // needs h17-route: structuredContent alongside the content, not instead of it.
-      await t.test("structured content reaches the model beside the text", NEEDS_H17_ROUTE, () => {
+      // structuredContent alongside the content, not instead of it.
+      await t.test("structured content reaches the model beside the text", () => {
         const r = at.result("call_2_2");
         assert.notEqual(r.isError, true);
         assert.equal(texts(r)[0], "5");
@@ -351,13 +349,10 @@ for (const sdk of Object.keys(SDKS)) {
       });
     });
 
-    // Malformed JSON arguments exist only where arguments are a JSON string (the OpenAI formats).
-    const malformed = sdk === "anthropic" ? test.skip : test;
-    // needs h17-route: dispatchModelCall throws InputError on main, so the loop crashes.
-    malformed(
-      "malformed JSON arguments give an error tool result, never a throw",
-      sdk === "anthropic" ? {} : NEEDS_H17_ROUTE,
-      async () => {
+    // Malformed JSON arguments exist only where arguments are a JSON string (the OpenAI formats;
+    // Anthropic's `input` arrives parsed).
+    if (sdk !== "anthropic") {
+      test("malformed JSON arguments give an error tool result, never a throw", async () => {
         const echo = "dyn/echo_text";
         const { answer, requests } = await run(
           sdk,
@@ -371,9 +366,10 @@ for (const sdk of Object.keys(SDKS)) {
         );
         assert.equal(answer, "ok");
         const bad = requests[2].result("call_1_0");
-        assert.ok(errorOf(bad), texts(bad).join("\n"));
+        assert.equal(errorOf(bad)?.code, "input.invalid", texts(bad).join("\n"));
+        assert.match(errorOf(bad).message, /not JSON/);
         assert.match(texts(requests[3].result("call_2_0")).join(""), /fixed/);
-      },
-    );
+      });
+    }
   });
 }
