@@ -45,12 +45,6 @@ const SDKS = {
   },
 };
 
-// Issue 20's behaviour that main lacks until this branch is merged: such a subtest is `todo` (its
-// failure does not fail the run) and says which branch it needs. Checked against that branch's own
-// build, where it passes. Remove the constant once the branch is on main.
-/** needs h20-invalidate: a registry change unloads only the tools that changed. */
-const NEEDS_H20_INVALIDATE = { todo: "needs h20-invalidate" };
-
 const DISCOVERY = ["tool_search", "tool_list", "tool_inspect"];
 /** One person per SDK: the loops share one server-memory, which keeps only the first entity of a name. */
 const PERSON = { anthropic: "Ada Lovelace", openai_chat: "Grace Hopper", openai_responses: "Alan Turing" };
@@ -340,7 +334,7 @@ for (const sdk of Object.keys(SDKS)) {
         assert.equal(errorOf(r)?.code, "tool.unknown", texts(r).join("\n"));
       });
       // needs h20-invalidate: a registry change on the server leaves the other loaded tools exported and callable.
-      await t.test("after grow, another loaded tool stays exported and callable", NEEDS_H20_INVALIDATE, () => {
+      await t.test("after grow, another loaded tool stays exported and callable", () => {
         assert.ok(requests[5].toolNames.includes(wire("dyn/echo_text")), requests[5].toolNames.join(", "));
         const r = requests[5].result("call_4_0");
         assert.notEqual(r.isError, true);
