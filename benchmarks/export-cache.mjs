@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HolarynRuntime } from "holaryn";
-import { loadCatalog } from "../js/cli/bench.mjs";
+import { loadBenchCatalog } from "./tool-discovery/suite.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const RUNS = [
@@ -33,7 +33,7 @@ const kbTool = (name, description) => ({
 /** Run the scripted session; returns one `{step, bytes, tools}` per model request (tools as JSON texts). */
 export function scriptedSession(format, mode) {
   const rt = new HolarynRuntime();
-  loadCatalog(rt);
+  loadBenchCatalog(rt);
   rt.registerTools([
     kbTool("kb/lookup", "Look up a note in the knowledge base"),
     kbTool("weather/today", "Today's weather for a city"),
