@@ -88,10 +88,54 @@ fn each_word(text: &str, f: impl FnMut(&mut String)) {
     // NFKC, NFD and combining-mark removal leave ASCII unchanged: skip them
     // for the common case (tool names, descriptions and most queries).
     if text.is_ascii() {
-        return split_words(text.chars(), f);
+        return split_ascii(text, f);
     }
     let folded = text.nfkc().collect::<String>();
     split_words(folded.nfd().filter(|c| !is_combining_mark(*c)), f)
+}
+
+/// [`split_words`] for ASCII text, by byte spans: each word is copied once
+/// and lower-cased in place instead of pushed character by character.
+fn split_ascii(text: &str, mut f: impl FnMut(&mut String)) {
+    let b = text.as_bytes();
+    let mut cur = String::new();
+    let mut emit = |cur: &mut String, span: &str| {
+        cur.clear();
+        cur.push_str(span);
+        cur.make_ascii_lowercase();
+        f(cur);
+    };
+    let mut n = 0usize;
+    let mut start: Option<usize> = None; // the word being read
+    for (i, &ch) in b.iter().enumerate() {
+        if ch.is_ascii_alphanumeric() {
+            match start {
+                Some(s) => {
+                    let p = b[i - 1];
+                    if (p.is_ascii_lowercase() && ch.is_ascii_uppercase())
+                        || (p.is_ascii_alphabetic() != ch.is_ascii_alphabetic())
+                    {
+                        emit(&mut cur, &text[s..i]);
+                        n += 1;
+                        start = Some(i);
+                    }
+                }
+                None => start = Some(i),
+            }
+        } else if let Some(s) = start.take() {
+            emit(&mut cur, &text[s..i]);
+            n += 1;
+        }
+        if n >= 4096 {
+            if let Some(s) = start {
+                emit(&mut cur, &text[s..=i]);
+            }
+            return;
+        }
+    }
+    if let Some(s) = start {
+        emit(&mut cur, &text[s..]);
+    }
 }
 
 /// Split already-folded characters into lower-case words, at most 4096
@@ -221,6 +265,9 @@ mod tests {
             "Find the PROJECT release-notes, then summarize them!",
             "HTTPServer2xx_getURL/v1.2",
             "",
+            &"aB1 ".repeat(2000),
+            &"word ".repeat(5000),
+            &"xY".repeat(5000),
         ] {
             let folded = text.nfkc().collect::<String>();
             let mut slow = Vec::new();
