@@ -122,6 +122,38 @@ pub struct SearchIndex {
     /// Per identifier-like schema field name (lower case): the slots whose
     /// tools' input schemas have it, sorted (see [`field_names`]).
     field_docs: std::collections::HashMap<String, Vec<u32>>,
+    /// Parameter kinds per shared input schema (see [`KindsMemo`]).
+    kinds_memo: KindsMemo,
+}
+
+/// The parameter kinds of each input schema in use, by the address of its
+/// shared copy: tools sharing a schema (the registry pools them) walk it once.
+/// The weak reference keeps the address from being reused while it is a key.
+#[derive(Debug, Default, Clone)]
+struct KindsMemo {
+    by_schema: std::collections::HashMap<usize, (std::sync::Weak<Value>, Kinds)>,
+    /// Size after the last sweep of dead entries.
+    swept: usize,
+}
+
+impl KindsMemo {
+    /// [`param_kinds`] of `tool`, walked once per live schema.
+    fn kinds(&mut self, tool: &ToolDescriptor) -> Kinds {
+        let key = Arc::as_ptr(&tool.input_schema) as usize;
+        if let Some((w, k)) = self.by_schema.get(&key) {
+            if w.strong_count() > 0 {
+                return *k;
+            }
+        }
+        if self.by_schema.len() > 2 * self.swept + 64 {
+            self.by_schema.retain(|_, (w, _)| w.strong_count() > 0);
+            self.swept = self.by_schema.len();
+        }
+        let k = param_kinds(tool);
+        self.by_schema
+            .insert(key, (Arc::downgrade(&tool.input_schema), k));
+        k
+    }
 }
 
 /// Per-slot accumulators of one search.
@@ -274,7 +306,8 @@ impl SearchIndex {
         }
         // Argument-fit hook: the tool's parameter kinds, computed per tool.
         if let Some(slot) = self.store.slot_of(&tool.name) {
-            self.set_kinds(slot, param_kinds(&tool));
+            let kinds = self.kinds_memo.kinds(&tool);
+            self.set_kinds(slot, kinds);
             self.set_fields(slot, &tool, true);
         }
     }
