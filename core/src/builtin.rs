@@ -63,6 +63,13 @@ pub fn footprint_of(name: &str, description: &str, input_schema: &Value) -> u64 
     })
 }
 
+/// [`footprint_of`] with the schema's compact JSON length already known.
+pub fn footprint_with(name: &str, description: &str, schema_len: u64) -> u64 {
+    // `null` stands in for the schema: 4 bytes.
+    let rest = footprint_of(name, description, &Value::Null);
+    rest.saturating_sub(4).saturating_add(schema_len)
+}
+
 const STATES: [&str; 7] = [
     "loaded",
     "available",
@@ -222,5 +229,7 @@ mod tests {
         let odd = json!({"type": "object", "description": "quotes \" and \u{1F600} and \n"});
         let text = json!({"name": "n\"", "description": "é", "input_schema": odd}).to_string();
         assert_eq!(footprint_of("n\"", "é", &odd), text.len() as u64);
+        let schema_len = odd.to_string().len() as u64;
+        assert_eq!(footprint_with("n\"", "é", schema_len), text.len() as u64);
     }
 }

@@ -9,7 +9,6 @@
 //! digest, so equal content gives an equal version whatever the
 //! registration order, and any change gives a new one.
 
-use crate::builtin::footprint_of;
 use crate::descriptor::{ToolDescriptor, ToolSpec};
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::{hex, json_digest};
@@ -276,7 +275,7 @@ impl Registry {
         }
         let mut upserted: BTreeMap<String, Entry> = BTreeMap::new();
         for spec in update.upsert {
-            let (desc, validator) = normalise(spec, &self.metas, &self.schemas)?;
+            let (desc, validator, footprint) = normalise(spec, &self.metas, &self.schemas)?;
             if upserted.contains_key(&desc.name) {
                 return Err(Error::new(
                     ErrorCode::DescriptorDuplicateName,
@@ -288,7 +287,7 @@ impl Registry {
             upserted.insert(
                 desc.name.clone(),
                 Entry {
-                    footprint: footprint_of(&desc.name, &desc.description, &desc.input_schema),
+                    footprint,
                     descriptor: Arc::new(desc),
                     validator,
                 },

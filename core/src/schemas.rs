@@ -12,7 +12,8 @@
 //!
 //! A schema is looked up by a fast 64-bit hash of its canonical JSON and
 //! confirmed by comparing values ([`canonical_eq`]), so a schema already in
-//! use costs no SHA-256: its digest is taken from the shared entry.
+//! use costs no SHA-256: its digest is taken from the shared entry, and no
+//! re-serialisation to count its bytes: its compact length is kept too.
 
 use crate::validate::SchemaValidator;
 use serde_json::Value;
@@ -21,8 +22,13 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::{Arc, Weak};
 
-/// A shared schema, its validator and its `sha256:` canonical digest.
-type Slot = (Weak<Value>, crate::validate::WeakValidator, String);
+/// A shared schema, its validator, its `sha256:` canonical digest and its
+/// length as compact JSON (key order does not change it).
+type Slot = (Weak<Value>, crate::validate::WeakValidator, String, u64);
+
+/// What a tool takes from the pool: the shared copy, its validator, its digest
+/// and its compact JSON length.
+pub type Shared = (Arc<Value>, SchemaValidator, String, u64);
 
 /// Schemas by canonical digest, shared by clones of the registry.
 #[derive(Clone, Default)]
@@ -60,33 +66,43 @@ pub fn fast_hash(schema: &Value) -> u64 {
 }
 
 impl SchemaPool {
-    /// The shared copy, validator and digest of a schema already checked and
-    /// in use, by its [`fast_hash`] and canonical equality.
-    pub fn get(&self, key: u64, schema: &Value) -> Option<(Arc<Value>, SchemaValidator, String)> {
+    /// The shared copy, validator, digest and length of a schema already
+    /// checked and in use, by its [`fast_hash`] and canonical equality.
+    pub fn get(&self, key: u64, schema: &Value) -> Option<Shared> {
         let pool = self.0.borrow();
-        pool.by_hash.get(&key)?.iter().find_map(|(s, v, digest)| {
-            let shared = s.upgrade()?;
-            let validator = SchemaValidator::upgrade(v)?;
-            canonical_eq(&shared, schema).then(|| (shared, validator, digest.clone()))
-        })
+        pool.by_hash
+            .get(&key)?
+            .iter()
+            .find_map(|(s, v, digest, len)| {
+                let shared = s.upgrade()?;
+                let validator = SchemaValidator::upgrade(v)?;
+                canonical_eq(&shared, schema).then(|| (shared, validator, digest.clone(), *len))
+            })
     }
 
-    /// Share a checked schema from now on; returns the shared copy and its validator.
-    pub fn insert(&self, key: u64, digest: String, schema: Value) -> (Arc<Value>, SchemaValidator) {
+    /// Share a checked schema from now on; returns it as a tool takes it.
+    pub fn insert(&self, key: u64, digest: String, schema: Value) -> Shared {
+        let len = crate::json_size::json_len(&schema);
         let schema = Arc::new(schema);
         let validator = SchemaValidator::default();
         let mut pool = self.0.borrow_mut();
         if pool.by_hash.len() > 2 * pool.swept + 64 {
             pool.by_hash.retain(|_, slots| {
-                slots.retain(|(s, v, _)| s.strong_count() > 0 && v.strong_count() > 0);
+                slots.retain(|(s, v, ..)| s.strong_count() > 0 && v.strong_count() > 0);
                 !slots.is_empty()
             });
             pool.swept = pool.by_hash.len();
         }
         let slots = pool.by_hash.entry(key).or_default();
-        slots.retain(|(s, v, _)| s.strong_count() > 0 && v.strong_count() > 0);
-        slots.push((Arc::downgrade(&schema), validator.downgrade(), digest));
-        (schema, validator)
+        slots.retain(|(s, v, ..)| s.strong_count() > 0 && v.strong_count() > 0);
+        let slot = (
+            Arc::downgrade(&schema),
+            validator.downgrade(),
+            digest.clone(),
+            len,
+        );
+        slots.push(slot);
+        (schema, validator, digest, len)
     }
 }
 

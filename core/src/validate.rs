@@ -254,12 +254,14 @@ fn unknown_source(tool: &str, src: &str) -> Error {
 }
 
 /// Validate a spec into a descriptor plus its input validator (compiled on
-/// first use, shared with every tool of the same schema through `pool`).
+/// first use, shared with every tool of the same schema through `pool`) and
+/// its footprint ([`crate::builtin::footprint_of`], the schema's bytes
+/// counted once per distinct schema).
 pub fn normalise(
     spec: ToolSpec,
     metas: &MetaCache,
     pool: &SchemaPool,
-) -> Result<(ToolDescriptor, SchemaValidator)> {
+) -> Result<(ToolDescriptor, SchemaValidator, u64)> {
     let tool = spec.name.clone();
     check_name(&tool, "name", &spec.name)?;
     let legacy = crate::names::check_spec(&spec)?;
@@ -294,10 +296,10 @@ pub fn normalise(
     let key = fast_hash(&input_schema);
     // A schema in use by another tool passed the same checks already (and
     // its digest was taken then).
-    let (input_schema, validator, schema_hash) = match pool.get(key, &input_schema) {
+    let (input_schema, validator, schema_hash, schema_len) = match pool.get(key, &input_schema) {
         // The same schema in another key order: shared checks, its own copy.
-        Some((shared, validator, digest)) if !same_order(&shared, &input_schema) => {
-            (Arc::new(input_schema), validator, digest)
+        Some((shared, validator, digest, len)) if !same_order(&shared, &input_schema) => {
+            (Arc::new(input_schema), validator, digest, len)
         }
         Some(shared) => shared,
         None => {
@@ -305,9 +307,7 @@ pub fn normalise(
             check_input_root(&tool, &input_schema)?;
             crate::schema_check::check_compilable(&input_schema)
                 .map_err(|u| uncompilable(&tool, u))?;
-            let digest = json_digest(&input_schema);
-            let (schema, validator) = pool.insert(key, digest.clone(), input_schema);
-            (schema, validator, digest)
+            pool.insert(key, json_digest(&input_schema), input_schema)
         }
     };
     if let Some(out) = &spec.output_schema {
@@ -375,7 +375,8 @@ pub fn normalise(
         version: String::new(),
     };
     desc.version = tool_version(&desc);
-    Ok((desc, validator))
+    let footprint = crate::builtin::footprint_with(&desc.name, &desc.description, schema_len);
+    Ok((desc, validator, footprint))
 }
 
 /// The per-tool version: digest of the canonical JSON object of every
@@ -481,8 +482,10 @@ mod tests {
         let (metas, pool) = (MetaCache::default(), SchemaPool::default());
         for spec in specs {
             let spec = parse_spec_owned(spec).expect("spec");
-            let (d, _) = normalise(spec, &metas, &pool).expect("valid");
+            let (d, _, footprint) = normalise(spec, &metas, &pool).expect("valid");
             assert_eq!(d.version, json_version(&d), "{}", d.name);
+            let counted = crate::builtin::footprint_of(&d.name, &d.description, &d.input_schema);
+            assert_eq!(footprint, counted, "{}", d.name);
         }
     }
 }
