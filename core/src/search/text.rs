@@ -88,32 +88,61 @@ fn each_word(text: &str, f: impl FnMut(&mut String)) {
     // NFKC, NFD and combining-mark removal leave ASCII unchanged: skip them
     // for the common case (tool names, descriptions and most queries).
     if text.is_ascii() {
-        return split_ascii(text, f);
+        return split_spans(text, f);
     }
-    let folded = text.nfkc().collect::<String>();
-    split_words(folded.nfd().filter(|c| !is_combining_mark(*c)), f)
+    split_spans(&fold(text), f)
 }
 
-/// [`split_words`] for ASCII text, by byte spans: each word is copied once
-/// and lower-cased in place instead of pushed character by character.
-fn split_ascii(text: &str, mut f: impl FnMut(&mut String)) {
+/// NFKC, then NFD without combining marks, applied only to the non-ASCII
+/// stretches of `text` (with the ASCII character before each, which marks
+/// may compose with): both normalisations can be cut before any ASCII
+/// character (a starter that never composes with what precedes it), and
+/// ASCII folds to itself.
+fn fold(text: &str) -> String {
     let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        let Some(j) = b[i..].iter().position(|c| !c.is_ascii()).map(|p| i + p) else {
+            out.push_str(&text[i..]);
+            break;
+        };
+        let start = if j > i { j - 1 } else { i };
+        out.push_str(&text[i..start]);
+        let end = b[j..]
+            .iter()
+            .position(u8::is_ascii)
+            .map_or(b.len(), |p| j + p);
+        let nfkc = text[start..end].nfkc().collect::<String>();
+        out.extend(nfkc.nfd().filter(|c| !is_combining_mark(*c)));
+        i = end;
+    }
+    out
+}
+
+/// [`split_words`] over folded text by spans: each word is copied once and
+/// lower-cased in place (ASCII) instead of pushed character by character.
+fn split_spans(text: &str, mut f: impl FnMut(&mut String)) {
     let mut cur = String::new();
     let mut emit = |cur: &mut String, span: &str| {
         cur.clear();
-        cur.push_str(span);
-        cur.make_ascii_lowercase();
+        if span.is_ascii() {
+            cur.push_str(span);
+            cur.make_ascii_lowercase();
+        } else {
+            span.chars().for_each(|c| cur.extend(c.to_lowercase()));
+        }
         f(cur);
     };
     let mut n = 0usize;
     let mut start: Option<usize> = None; // the word being read
-    for (i, &ch) in b.iter().enumerate() {
-        if ch.is_ascii_alphanumeric() {
+    let mut prev = ' ';
+    for (i, ch) in text.char_indices() {
+        if ch.is_alphanumeric() {
             match start {
                 Some(s) => {
-                    let p = b[i - 1];
-                    if (p.is_ascii_lowercase() && ch.is_ascii_uppercase())
-                        || (p.is_ascii_alphabetic() != ch.is_ascii_alphabetic())
+                    if (prev.is_lowercase() && ch.is_uppercase())
+                        || (prev.is_alphabetic() != ch.is_alphabetic())
                     {
                         emit(&mut cur, &text[s..i]);
                         n += 1;
@@ -122,13 +151,14 @@ fn split_ascii(text: &str, mut f: impl FnMut(&mut String)) {
                 }
                 None => start = Some(i),
             }
+            prev = ch;
         } else if let Some(s) = start.take() {
             emit(&mut cur, &text[s..i]);
             n += 1;
         }
         if n >= 4096 {
             if let Some(s) = start {
-                emit(&mut cur, &text[s..=i]);
+                emit(&mut cur, &text[s..i + ch.len_utf8()]);
             }
             return;
         }
@@ -139,7 +169,9 @@ fn split_ascii(text: &str, mut f: impl FnMut(&mut String)) {
 }
 
 /// Split already-folded characters into lower-case words, at most 4096
-/// (plus the word being read when the limit is reached).
+/// (plus the word being read when the limit is reached): the reference
+/// [`split_spans`] is tested against.
+#[cfg(test)]
 fn split_words(chars: impl Iterator<Item = char>, mut f: impl FnMut(&mut String)) {
     let mut cur = String::new();
     let mut n = 0usize;
@@ -257,18 +289,48 @@ mod tests {
         assert_eq!(words(&long).len(), 4096);
     }
 
+    /// Pseudo-random mixes of ASCII, combining marks, compatibility forms,
+    /// Greek, Hangul and CJK (a fixed LCG: the same texts every run).
+    fn mixed_texts() -> Vec<String> {
+        let pool: Vec<char> =
+            "aZ9 _-/.eEsS\u{301}\u{323}\u{308}ﬁﬃＡｚ１½ΣσςÅé한국東—’\u{1100}\u{1161}\u{11a8}"
+                .chars()
+                .collect();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        (0..400)
+            .map(|_| {
+                (0..24)
+                    .map(|_| {
+                        x = x
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        pool[(x >> 33) as usize % pool.len()]
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     #[test]
-    fn ascii_fast_path_matches_the_normalising_path() {
+    fn fast_paths_match_the_normalising_path() {
         let all: String = (0u8..128).map(char::from).collect();
         for text in [
             all.as_str(),
             "Find the PROJECT release-notes, then summarize them!",
             "HTTPServer2xx_getURL/v1.2",
             "",
+            "Crème brûlée — ÅNGSTRÖM’s ﬁle Ｆｕｌｌ e\u{301}té ΣΑΣ σας 東京2024 x\u{301}\u{323}y",
+            "e\u{301}\u{301}a\u{300} \u{301}start 한국어 ﬃ ½",
+            &"aÉ1 ".repeat(2000),
             &"aB1 ".repeat(2000),
             &"word ".repeat(5000),
             &"xY".repeat(5000),
-        ] {
+        ]
+        .into_iter()
+        .map(str::to_string)
+        .chain(mixed_texts())
+        {
+            let text = text.as_str();
             let folded = text.nfkc().collect::<String>();
             let mut slow = Vec::new();
             split_words(folded.nfd().filter(|c| !is_combining_mark(*c)), |w| {
