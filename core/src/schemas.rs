@@ -67,7 +67,7 @@ pub fn fast_hash(schema: &Value) -> u64 {
 
 impl SchemaPool {
     /// The shared copy, validator, digest and length of a schema already
-    /// checked and in use, by its [`fast_hash`] and canonical equality.
+    /// checked and in use, by its `fast_hash` and canonical equality.
     pub fn get(&self, key: u64, schema: &Value) -> Option<Shared> {
         let pool = self.0.borrow();
         pool.by_hash
