@@ -50,3 +50,24 @@ export function schemaText(schema, depth = 0) {
     .map(([k, v]) => `${k} ${typeof v?.description === "string" ? v.description : ""} ${schemaText(v, depth + 1)}`)
     .join(" ");
 }
+
+/** The MiniSearch the benchmarks compare with: the fields tool_search reads, name and title boosted. */
+export const MINISEARCH_OPTIONS = {
+  fields: ["name", "title", "description", "schema", "permissions", "provider", "source"],
+  storeFields: ["name"],
+  searchOptions: { boost: { name: 3, title: 2 }, prefix: true },
+};
+
+/** One tool as a MiniSearch document with id `id` (the fields of MINISEARCH_OPTIONS). */
+export function miniDoc(t, id) {
+  return {
+    id,
+    name: t.name.replace(/[_\-/.]/g, " "),
+    title: t.title ?? "",
+    description: t.description ?? "",
+    schema: schemaText(t.inputSchema),
+    permissions: (t.permissions ?? []).join(" "),
+    provider: t.provider.id,
+    source: t.source,
+  };
+}

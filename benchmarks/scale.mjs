@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
-import { baseSpecs, catalog, schemaText } from "./fixture-catalog.mjs";
+import { baseSpecs, catalog, MINISEARCH_OPTIONS, miniDoc } from "./fixture-catalog.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SIZES = (process.env.BENCH_SIZES ?? "300,3000,10000,30000").split(",").map(Number);
@@ -106,24 +106,10 @@ async function one(n) {
   const hP50 = searchP50((q) => session.search({ query: q }));
 
   // MiniSearch, same fields
-  const doc = (t, id) => ({
-    id,
-    name: t.name.replace(/[_\-/.]/g, " "),
-    title: t.title ?? "",
-    description: t.description ?? "",
-    schema: schemaText(t.inputSchema),
-    permissions: (t.permissions ?? []).join(" "),
-    provider: t.provider.id,
-    source: t.source,
-  });
   const m0 = rss();
-  const mini = new MiniSearch({
-    fields: ["name", "title", "description", "schema", "permissions", "provider", "source"],
-    storeFields: ["name"],
-    searchOptions: { boost: { name: 3, title: 2 }, prefix: true },
-  });
+  const mini = new MiniSearch(MINISEARCH_OPTIONS);
   t0 = process.hrtime.bigint();
-  mini.addAll(tools.map(doc));
+  mini.addAll(tools.map(miniDoc));
   const addAllMs = ms(t0);
   global.gc?.();
   t0 = process.hrtime.bigint();
@@ -132,7 +118,7 @@ async function one(n) {
   const miniRss = rss() - m0;
   const replace = picks.map((i, k) => {
     const t = process.hrtime.bigint();
-    mini.replace(doc(changedSpec(tools[i], k), i));
+    mini.replace(miniDoc(changedSpec(tools[i], k), i));
     mini.search("create a github issue").slice(0, 8);
     return ms(t);
   });

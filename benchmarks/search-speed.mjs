@@ -6,7 +6,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import MiniSearch from "minisearch";
 import { HolarynRuntime } from "holaryn";
-import { baseSpecs, catalog, schemaText } from "./fixture-catalog.mjs";
+import { baseSpecs, catalog, MINISEARCH_OPTIONS, miniDoc } from "./fixture-catalog.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SIZES = (process.env.BENCH_SIZES ?? "300,3000,30000").split(",").map(Number);
@@ -90,23 +90,8 @@ for (const n of SIZES) {
   const h = measure((q) => session.search({ query: q }));
 
   const [msBuildUs, mini] = time(() => {
-    const m = new MiniSearch({
-      fields: ["name", "title", "description", "schema", "permissions", "provider", "source"],
-      storeFields: ["name"],
-      searchOptions: { boost: { name: 3, title: 2 }, prefix: true },
-    });
-    m.addAll(
-      tools.map((t, id) => ({
-        id,
-        name: t.name.replace(/[_\-/.]/g, " "),
-        title: t.title ?? "",
-        description: t.description ?? "",
-        schema: schemaText(t.inputSchema),
-        permissions: (t.permissions ?? []).join(" "),
-        provider: t.provider.id,
-        source: t.source,
-      })),
-    );
+    const m = new MiniSearch(MINISEARCH_OPTIONS);
+    m.addAll(tools.map(miniDoc));
     return m;
   });
   const mem2 = process.memoryUsage();

@@ -9,20 +9,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { axeViolations, root, serve } from "./harness.mjs";
+import { axeViolations, CHROMIUM_FLAGS, root, serve } from "./harness.mjs";
 import { vendor } from "../../js-demo/extension/vendor.mjs";
 
 const EXT_DIR = join(root, "js-demo/extension");
-const FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
 const TITLE = "Holaryn extension fixture";
 const CANARY = "HOLARYN-PAGE-CANARY-51c2";
 const FIXTURE = `<!doctype html>
@@ -59,7 +49,7 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       headless: true, // Chromium ≥ 132: "--headless" is the new headless mode, which loads extensions
       ignoreDefaultArgs: ["--disable-extensions"],
-      args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`, ...FLAGS],
+      args: [`--disable-extensions-except=${EXT_DIR}`, `--load-extension=${EXT_DIR}`, ...CHROMIUM_FLAGS],
     });
     const isOurs = (w) => w.url().startsWith("chrome-extension://") && w.url().endsWith("/sw.js");
     worker =

@@ -9,22 +9,24 @@ export { root };
 /** Serve `dir` (default: the repo root) on 127.0.0.1, random port; resolves to {url, close}. */
 export const serve = (dir = root) => serveStatic(dir, 0);
 
+/** The flags this offline machine needs (also for persistent contexts, e.g. extensions). */
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
+
 /** Launch headless Chromium with the flags this offline machine needs. */
 export function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-      ...extraArgs,
-    ],
+    args: [...CHROMIUM_FLAGS, ...extraArgs],
   });
 }
 
