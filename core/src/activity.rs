@@ -114,6 +114,9 @@ pub struct ActivityRecord {
     /// For denials: the matching rule (operator-written policy text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// For calls: the gate's call id (`CallOutcome.callId`), so a record can be joined to its outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
 }
 
 impl ActivityRecord {
@@ -135,6 +138,7 @@ impl ActivityRecord {
             count: None,
             scope: None,
             rule: None,
+            call_id: None,
         }
     }
     /// Attach a session id.

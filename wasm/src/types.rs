@@ -155,6 +155,8 @@ export interface ActivityRecord {
   seq: number; timeMs: number; kind: ActivityKind; session?: string; tool?: string; provenance?: Provenance;
   registryVersion: string; outcome: OutcomeCode; reason: string; path?: string; durationMs?: number; bytes?: number;
   count?: number; scope?: string; rule?: string;
+  /** For calls (invocation, denial, code_summary): the gate's call id, as in `CallOutcome.callId`. */
+  callId?: string;
 }
 export interface RegistryChangedEvent {
   type: "tool_registry_changed"; sessionId?: string; oldVersion: string; newVersion: string; cause: "registry" | "policy";

@@ -126,6 +126,7 @@ impl Runtime {
             bytes: Some(summary.output_bytes),
             duration_ms: Some(summary.duration_ms),
             path: Some("code".into()),
+            call_id: Some(outer.call_id.clone()),
             ..ActivityRecord::new(
                 ActivityKind::CodeSummary,
                 &outer.version,

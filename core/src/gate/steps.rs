@@ -317,6 +317,7 @@ impl CallState {
             bytes: Some(self.output_bytes),
             scope: self.scope.clone(),
             rule: self.rule.clone(),
+            call_id: Some(self.call_id.clone()),
             ..ActivityRecord::new(kind, &version, code, code.reason())
         }
         .session(&self.session);
