@@ -4,11 +4,10 @@
 
 mod common;
 
-use common::secret;
+use common::dynamic_session;
 use holaryn_core::embeddings::{EmbeddingModel, Encoding};
 use holaryn_core::search::embed::{text_key, tool_text};
 use holaryn_core::semantic::{EmbedFailure, SearchStep, EMBED_BATCH};
-use holaryn_core::session::SessionOptions;
 use holaryn_core::{ErrorCode, Runtime};
 use serde_json::{json, Value};
 use std::hash::{Hash, Hasher};
@@ -49,16 +48,7 @@ fn runtime(n: usize) -> (Runtime, String) {
         .map(|i| tool(i, &format!("Tool number {i} does thing {}", i % 7)))
         .collect();
     rt.register_values(&tools, 0).expect("tools");
-    let sid = rt
-        .create_session(
-            SessionOptions {
-                dynamic_discovery: true,
-                ..Default::default()
-            },
-            &secret(1),
-            0,
-        )
-        .expect("session");
+    let sid = dynamic_session(&mut rt, 1);
     (rt, sid)
 }
 

@@ -4,9 +4,8 @@
 
 mod common;
 
-use common::{all_mcp_specs, fixtures, secret};
+use common::{all_mcp_specs, dynamic_session, fixtures};
 use holaryn_core::registry::Update;
-use holaryn_core::session::SessionOptions;
 use holaryn_core::Runtime;
 use serde_json::{json, Value};
 
@@ -31,16 +30,7 @@ fn runtime(reverse: bool) -> (Runtime, String) {
     )
     .expect("mcp");
     rt.register_values(&native_tools(), 0).expect("native");
-    let sid = rt
-        .create_session(
-            SessionOptions {
-                dynamic_discovery: true,
-                ..Default::default()
-            },
-            &secret(1),
-            0,
-        )
-        .expect("s");
+    let sid = dynamic_session(&mut rt, 1);
     (rt, sid)
 }
 
@@ -107,16 +97,7 @@ fn fixture_queries_rank_as_expected_and_match_the_golden() {
 fn multi_step_requests_rank_the_first_step_first_among_native_tools() {
     let mut rt = Runtime::new();
     rt.register_values(&native_tools(), 0).expect("native");
-    let sid = rt
-        .create_session(
-            SessionOptions {
-                dynamic_discovery: true,
-                ..Default::default()
-            },
-            &secret(3),
-            0,
-        )
-        .expect("s");
+    let sid = dynamic_session(&mut rt, 3);
     for q in [
         "find and read project release notes",
         "find the project release notes and summarize them",
@@ -197,16 +178,7 @@ fn ties_break_by_canonical_name() {
     let same = |n: &str| common::native(n, "Identical description");
     rt.register_values(&[same("zeta"), same("alpha"), same("mid")], 0)
         .expect("tools");
-    let sid = rt
-        .create_session(
-            SessionOptions {
-                dynamic_discovery: true,
-                ..Default::default()
-            },
-            &secret(2),
-            0,
-        )
-        .expect("s");
+    let sid = dynamic_session(&mut rt, 2);
     assert_eq!(
         ranked(&mut rt, &sid, "identical description"),
         ["alpha", "mid", "zeta"]

@@ -4,7 +4,7 @@
 pub mod drive;
 
 use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
-use holaryn_core::ToolSpec;
+use holaryn_core::{Runtime, SessionOptions, ToolSpec};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -57,4 +57,17 @@ pub fn secret(seed: u8) -> Vec<u8> {
     (0..32u8)
         .map(|i| i.wrapping_mul(31).wrapping_add(seed))
         .collect()
+}
+
+/// A dynamic-discovery session on `rt` (created at time 0 with `secret(seed)`).
+pub fn dynamic_session(rt: &mut Runtime, seed: u8) -> String {
+    rt.create_session(
+        SessionOptions {
+            dynamic_discovery: true,
+            ..Default::default()
+        },
+        &secret(seed),
+        0,
+    )
+    .expect("dynamic session")
 }
