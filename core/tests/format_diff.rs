@@ -84,7 +84,7 @@ struct SuiteCase {
 fn suite() -> Vec<SuiteCase> {
     let mut cases = Vec::new();
     for (draft, dir, _) in DRAFTS {
-        let base = repo(&format!("tests/fixtures/json-schema-suite/tests/{dir}"));
+        let base = repo(&format!("tests/fixtures/json-schema-suite/{dir}"));
         let mut files = vec![(base.join("format.json"), false)];
         let optional = base.join("optional/format");
         let mut names: Vec<_> = std::fs::read_dir(&optional)
