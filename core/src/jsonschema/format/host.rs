@@ -194,16 +194,28 @@ fn unicode_label_ok(label: &str) -> bool {
     })
 }
 
-/// An email address: `""@domain` as `"a"@domain`, else `email_address`'s parse, an
-/// ASCII local part, and a hostname or a bracketed IPv4 / `IPv6:` literal for domain.
+/// An email address as jsonschema takes it: `""@domain` as `"a"@domain`, else what
+/// `email_address` 0.2.10 parses with its default options (display text `Name <addr>`
+/// allowed), with an ASCII local part, and a domain that is a hostname or a bracketed
+/// IPv4 or `IPv6:` literal. Those domain rules are stricter than `email_address`'s
+/// (ASCII, 253 bytes, bracket contents), so its own domain check never decides.
 pub(super) fn is_email(s: &str) -> bool {
     if let Some(domain) = s.strip_prefix("\"\"@") {
-        return is_email(&format!("\"a\"@{domain}"));
+        let mut quoted = String::from("\"a\"@");
+        quoted.push_str(domain);
+        return is_email(&quoted);
     }
-    let Some((local, domain)) = parse_email(s) else {
+    let (display, email) = match display_separator(s) {
+        Some(at) => match s[at + 2..].trim().strip_suffix('>') {
+            Some(email) => (s[..at].trim(), email),
+            None => return false,
+        },
+        None => ("", s),
+    };
+    let Some((local, domain)) = email.rsplit_once('@') else {
         return false;
     };
-    if !local.is_ascii() {
+    if (display.is_empty() && local.starts_with('<')) || !local_part_ok(local) {
         return false;
     }
     match domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
@@ -217,39 +229,29 @@ pub(super) fn is_email(s: &str) -> bool {
     }
 }
 
-/// `email_address` 0.2.10's `parse_address` with default options: the local part and
-/// domain of a valid address, display text (`Name <addr>`) allowed.
-fn parse_email(s: &str) -> Option<(&str, &str)> {
-    let (display, email) = match display_separator(s) {
-        Some(at) => {
-            let email = s[at + 2..].trim().strip_suffix('>')?;
-            (s[..at].trim(), email)
-        }
-        None => ("", s),
-    };
-    let (local, domain) = email.rsplit_once('@')?;
-    if display.is_empty() && local.starts_with('<') {
-        return None;
+/// An ASCII local part of 1–64 bytes: a dot-atom, or a quoted string of RFC 5322
+/// `qtext`, spaces, tabs and `\` + VCHAR pairs.
+fn local_part_ok(local: &str) -> bool {
+    let atext = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b);
+    if !local.is_ascii() || local.is_empty() || local.len() > 64 {
+        return false;
     }
-    let local_ok = match local.strip_prefix('"').and_then(|l| l.strip_suffix('"')) {
-        _ if local.is_empty() || local.len() > 64 => false,
-        Some(quoted) if local.len() > 2 => quoted_ok(quoted),
-        Some(_) => false,
-        None => local.split('.').all(is_atom),
+    let Some(quoted) = local.strip_prefix('"').and_then(|l| l.strip_suffix('"')) else {
+        return local
+            .split('.')
+            .all(|a| !a.is_empty() && a.bytes().all(atext));
     };
-    let domain_ok = match domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
-        _ if domain.is_empty() || domain.len() > 254 => false,
-        Some(literal) => literal
-            .chars()
-            .all(|c| matches!(c, '\x21'..='\x5A' | '\x5E'..='\x7E') || !c.is_ascii()),
-        None => domain.split('.').all(|l| {
-            l.starts_with(char::is_alphanumeric)
-                && l.ends_with(char::is_alphanumeric)
-                && l.len() <= 63
-                && is_atom(l)
-        }),
-    };
-    (local_ok && domain_ok).then_some((local, domain))
+    let mut bytes = quoted.bytes();
+    while let Some(b) = bytes.next() {
+        let ok = match b {
+            b'\\' => bytes.next().is_some_and(|n| matches!(n, 0x21..=0x7E)),
+            _ => matches!(b, b' ' | b'\t' | 0x21 | 0x23..=0x5B | 0x5D..=0x7E),
+        };
+        if !ok {
+            return false;
+        }
+    }
+    !quoted.is_empty()
 }
 
 /// The byte offset of the last ` <` outside double quotes.
@@ -268,27 +270,4 @@ fn display_separator(s: &str) -> Option<usize> {
         }
     }
     found
-}
-
-/// One or more RFC 5322 `atext` characters (any non-ASCII one included).
-fn is_atom(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c) || !c.is_ascii())
-}
-
-/// RFC 5322 quoted-string content: `qtext`, spaces, tabs and `\` + VCHAR pairs.
-fn quoted_ok(s: &str) -> bool {
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        let ok = match c {
-            '\\' => chars.next().is_some_and(|n| matches!(n, '\x21'..='\x7E')),
-            ' ' | '\t' | '\x21' | '\x23'..='\x5B' | '\x5D'..='\x7E' => true,
-            c => !c.is_ascii(),
-        };
-        if !ok {
-            return false;
-        }
-    }
-    true
 }
