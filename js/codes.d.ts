@@ -64,4 +64,5 @@ export type OutcomeCode =
   | "denied.session"
   | "denied.project"
   | "unavailable.disconnected"
-  | "unavailable.needs_auth";
+  | "unavailable.needs_auth"
+  | "unavailable.skipped";

@@ -1,7 +1,8 @@
 //! Activity records: what happened, with provenance — never what was said.
 //!
-//! Records cover registry transitions, searches, schema loads, denials,
-//! invocations and bounded-code summaries. By construction they hold only
+//! Records cover registry transitions, tools a provider listed that were
+//! skipped, searches, schema loads, denials, invocations and bounded-code
+//! summaries. By construction they hold only
 //! identifiers, versions, stable codes, fixed reason texts, durations and byte
 //! counts: no prompts, search queries, tool arguments, tool output, host error
 //! messages or secrets ever reach a record. Records go to a bounded ring the
@@ -9,6 +10,7 @@
 
 use crate::codes::Code;
 use crate::descriptor::ToolDescriptor;
+use crate::skipped::SkippedTool;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -35,6 +37,8 @@ pub enum ActivityKind {
     Invocation,
     /// A bounded-code run finished.
     CodeSummary,
+    /// A provider's re-list skipped a tool the registry refused.
+    ToolSkipped,
 }
 
 /// Stable provenance of the provider behind a tool.
@@ -53,8 +57,9 @@ pub struct Provenance {
     pub origin: Option<String>,
     /// Source of the tool.
     pub source: String,
-    /// Version of the tool descriptor.
-    pub tool_version: String,
+    /// Version of the tool descriptor (none for a skipped tool: it has no descriptor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_version: Option<String>,
 }
 
 impl Provenance {
@@ -66,7 +71,7 @@ impl Provenance {
             provider_version: tool.provider.version.clone(),
             origin: tool.provider.origin.clone(),
             source: tool.source.as_str().to_string(),
-            tool_version: tool.version.clone(),
+            tool_version: Some(tool.version.clone()),
         }
     }
 }
@@ -84,7 +89,7 @@ pub struct ActivityRecord {
     /// Session id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    /// Canonical tool name (only for registered tools).
+    /// Canonical tool name (for a skipped tool: the name it would have had).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
     /// Provider provenance.
@@ -145,6 +150,28 @@ impl ActivityRecord {
     pub fn session(mut self, id: &str) -> Self {
         self.session = Some(id.to_string());
         self
+    }
+    /// A `tool_skipped` record: the provider and the name (never the
+    /// descriptor, its schema or the refusal's message), the refusal's code
+    /// and that code's fixed reason.
+    pub fn skipped(tool: &SkippedTool, registry_version: &str) -> Self {
+        let p = &tool.provider;
+        let mut r = ActivityRecord::new(
+            ActivityKind::ToolSkipped,
+            registry_version,
+            tool.code,
+            tool.code.reason(),
+        );
+        r.tool = Some(tool.name.clone());
+        r.provenance = Some(Provenance {
+            provider_id: p.id.clone(),
+            provider_kind: p.kind.clone(),
+            provider_version: p.version.clone(),
+            origin: p.origin.clone(),
+            source: tool.source.clone(),
+            tool_version: None,
+        });
+        r
     }
     /// Attach a tool and its provenance.
     pub fn tool(mut self, tool: &ToolDescriptor) -> Self {

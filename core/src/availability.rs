@@ -8,7 +8,7 @@
 //! | `hidden`            | `hidden.provider`, `hidden.profile`, `hidden.session_options` |
 //! | `denied`            | `denied.session`, `denied.project`                   |
 //! | `catalog_only`      | `catalog_only`                                       |
-//! | `unavailable`       | `unavailable.disconnected`, `unavailable.needs_auth` |
+//! | `unavailable`       | `unavailable.disconnected`, `unavailable.needs_auth`, `unavailable.skipped` |
 //! | `loaded`            | `loaded`                                             |
 //! | `approval_required` | `approval_required`                                  |
 //! | `available`         | `available`, `available.static`                      |
@@ -33,6 +33,12 @@
 //!   for every row. Before loading, an ask-first tool is `approval_required`
 //!   rather than `available`, so operators see it before the model calls it.
 //!
+//! **Skipped tools** (a provider listed them, the registry refused their
+//! descriptors; `core/src/skipped.rs`) are no tools: no policy, session or
+//! model ever sees them. The Capability Center shows each as `unavailable`
+//! with code `unavailable.skipped`, the refusal as its reason and the fix on
+//! the provider's side as its next action ([`skipped`]).
+//!
 //! **Static sessions** (discovery off) use the same table: permitted,
 //! callable, connected tools whose schemas were supplied at creation are
 //! `loaded`; tools the provider or profile excluded are `hidden`. A permitted
@@ -44,6 +50,7 @@ use crate::codes::Code;
 use crate::descriptor::{ApprovalMode, Source, ToolDescriptor, ToolRole};
 use crate::policy::{Decision, Scope};
 use crate::registry::ProviderStatus;
+use crate::skipped::SkippedTool;
 use serde::{Deserialize, Serialize};
 
 /// The state of a tool in a session.
@@ -228,6 +235,19 @@ fn catalog_only(tool: &ToolDescriptor) -> Availability {
         Code::CatalogOnly,
         reason,
         &next,
+    )
+}
+
+/// The Capability Center row of a tool its provider listed but the registry refused.
+pub fn skipped(tool: &SkippedTool) -> Availability {
+    make(
+        AvailabilityState::Unavailable,
+        Code::UnavailableSkipped,
+        format!(
+            "provider `{}` listed it, but it was not registered ({}): {}",
+            tool.provider.id, tool.code, tool.message
+        ),
+        &tool.next_action,
     )
 }
 

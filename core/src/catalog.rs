@@ -7,6 +7,7 @@
 
 use crate::descriptor::{Annotations, Provider, ToolSpec, Trust};
 use crate::error::{line_col_utf16, Error, ErrorCode, Result};
+use crate::skipped::{Listing, SkippedTool};
 use crate::validate::kind_of;
 use serde_json::{Map, Value};
 
@@ -25,13 +26,15 @@ pub struct CatalogOptions {
 
 /// Parse catalog text; `file` names the file in errors.
 pub fn parse_catalog_text(file: &str, text: &str, opts: &CatalogOptions) -> Result<Vec<ToolSpec>> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        let (line, col) = position_of(text, e.line(), e.column());
-        Error::new(ErrorCode::CatalogMalformed, format!("invalid JSON: {e}"))
-            .with_file(file)
-            .with_position(line, col)
-    })?;
+    let value: Value = serde_json::from_str(text).map_err(|e| json_error(file, text, &e))?;
     parse_catalog_value(file, &value, opts)
+}
+
+fn json_error(file: &str, text: &str, e: &serde_json::Error) -> Error {
+    let (line, col) = position_of(text, e.line(), e.column());
+    Error::new(ErrorCode::CatalogMalformed, format!("invalid JSON: {e}"))
+        .with_file(file)
+        .with_position(line, col)
 }
 
 fn position_of(text: &str, line: usize, byte_col: usize) -> (u32, u32) {
@@ -50,12 +53,59 @@ fn position_of(text: &str, line: usize, byte_col: usize) -> (u32, u32) {
     line_col_utf16(text, offset)
 }
 
-/// Parse an already-decoded catalog value.
+/// Parse an already-decoded catalog value; any entry that is no tool refuses it all.
 pub fn parse_catalog_value(
     file: &str,
     value: &Value,
     opts: &CatalogOptions,
 ) -> Result<Vec<ToolSpec>> {
+    entries(file, value, opts)?.tools.into_iter().collect()
+}
+
+/// A catalog as one provider's list: its tools, and the entries that are no
+/// tool (not an object, no string name) kept as skipped rather than refusing
+/// the catalog. Only a catalog of the wrong shape as a whole is refused.
+#[derive(Debug, Clone)]
+pub struct ProviderList {
+    /// The provider (from the options, the `server` field or the file name).
+    pub provider: Provider,
+    /// The tools, in catalog order.
+    pub specs: Vec<ToolSpec>,
+    /// The entries that are no tool.
+    pub skipped: Vec<SkippedTool>,
+}
+
+/// Parse catalog text as one provider's list (see [`ProviderList`]).
+pub fn parse_provider_list(file: &str, text: &str, opts: &CatalogOptions) -> Result<ProviderList> {
+    let value: Value = serde_json::from_str(text).map_err(|e| json_error(file, text, &e))?;
+    let parsed = entries(file, &value, opts)?;
+    let (source, trust) = (
+        opts.source.clone().unwrap_or_else(|| "mcp".into()),
+        opts.trust,
+    );
+    let mut list = ProviderList {
+        specs: Vec::with_capacity(parsed.tools.len()),
+        skipped: Vec::new(),
+        provider: parsed.provider,
+    };
+    for (i, tool) in parsed.tools.into_iter().enumerate() {
+        match tool {
+            Ok(spec) => list.specs.push(spec),
+            Err(e) => list
+                .skipped
+                .push(Listing::of_entry(i, &list.provider, &source, trust).skip(&e)),
+        }
+    }
+    Ok(list)
+}
+
+/// A catalog's provider and its entries, each a spec or the error that says why it is none.
+struct Entries {
+    provider: Provider,
+    tools: Vec<Result<ToolSpec>>,
+}
+
+fn entries(file: &str, value: &Value, opts: &CatalogOptions) -> Result<Entries> {
     let malformed = |pointer: &str, msg: String| {
         Error::new(ErrorCode::CatalogMalformed, msg)
             .with_file(file)
@@ -87,13 +137,14 @@ pub fn parse_catalog_value(
     };
     let provider = provider_for(file, meta, opts);
     let base = if meta.is_some() { "/tools" } else { "" };
-    tools
+    let tools = tools
         .iter()
         .enumerate()
         .map(|(i, t)| {
             tool_spec(t, &provider, opts).map_err(|m| malformed(&format!("{base}/{i}"), m))
         })
-        .collect()
+        .collect();
+    Ok(Entries { provider, tools })
 }
 
 fn provider_for(file: &str, meta: Option<&Map<String, Value>>, opts: &CatalogOptions) -> Provider {

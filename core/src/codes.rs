@@ -182,6 +182,9 @@ codes! {
     UnavailableDisconnected = "unavailable.disconnected", "the provider is disconnected";
     /// The provider needs the user to sign in.
     UnavailableNeedsAuth = "unavailable.needs_auth", "the provider needs authentication";
+    /// The provider listed the tool, but its descriptor was refused, so it was
+    /// skipped (not registered) while the provider's other tools registered.
+    UnavailableSkipped = "unavailable.skipped", "the provider listed it, but its descriptor was refused";
 }
 
 impl Code {

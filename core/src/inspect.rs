@@ -268,13 +268,6 @@ impl Runtime {
             .tools()
             .map(|t| {
                 let p = &t.provider;
-                let mut provenance = p.id.clone();
-                if let Some(v) = &p.version {
-                    provenance.push_str(&format!("@{v}"));
-                }
-                if let Some(o) = &p.origin {
-                    provenance.push_str(&format!(" ({o})"));
-                }
                 CapabilityRow {
                     name: t.name.clone(),
                     title: t.title.clone(),
@@ -284,16 +277,48 @@ impl Runtime {
                     availability: self.availability_of(session, t),
                     permissions: t.permissions.clone(),
                     trust: t.trust,
-                    provenance,
+                    provenance: provenance(p),
                     asks_first: t.asks_first(),
                     ambient_process_access: t.role == ToolRole::LegacyScript,
                     schema_missing: t.schema_missing,
                 }
             })
             .collect();
+        rows.extend(self.registry.skipped().map(skipped_row));
         rows.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(rows)
     }
+}
+
+/// The row of a tool its provider listed but the registry refused.
+fn skipped_row(t: &crate::skipped::SkippedTool) -> CapabilityRow {
+    let p = &t.provider;
+    CapabilityRow {
+        name: t.name.clone(),
+        title: String::new(),
+        source: crate::Source::parse(&t.source).unwrap_or(crate::Source::Mcp),
+        provider: p.id.clone(),
+        provider_name: p.display_name.clone(),
+        availability: crate::availability::skipped(t),
+        permissions: Vec::new(),
+        trust: t.trust.unwrap_or(crate::descriptor::Trust::Untrusted),
+        provenance: provenance(p),
+        asks_first: false,
+        ambient_process_access: false,
+        schema_missing: false,
+    }
+}
+
+/// Provider id, version and origin in one line (`github@1.2 (npm:pkg)`).
+fn provenance(p: &crate::descriptor::Provider) -> String {
+    let mut line = p.id.clone();
+    if let Some(v) = &p.version {
+        line.push_str(&format!("@{v}"));
+    }
+    if let Some(o) = &p.origin {
+        line.push_str(&format!(" ({o})"));
+    }
+    line
 }
 
 fn stale(why: &str) -> Error {

@@ -40,6 +40,7 @@ pub mod runtime;
 pub mod search;
 pub mod semantic;
 pub mod session;
+pub mod skipped;
 pub mod validate;
 
 // Internals: reached only through the items re-exported here and the methods

@@ -13,6 +13,7 @@ use crate::descriptor::{ToolDescriptor, ToolSpec};
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::{hex, json_digest};
 use crate::schemas::SchemaPool;
+use crate::skipped::{Listing, SkippedTool};
 use crate::validate::{normalise, parse_spec, MetaCache, SchemaValidator};
 use crate::version_tree::VersionTree;
 use serde::{Deserialize, Serialize};
@@ -82,6 +83,13 @@ pub struct Update {
     pub provider_status: Vec<(String, ProviderStatus)>,
     /// New scoped-policy digest (part of the registry version).
     pub policy_digest: Option<Option<String>>,
+    /// With `sync_provider`: skip, rather than refuse the batch for, each
+    /// upserted tool the registry refuses (see `core/src/skipped.rs`).
+    pub skip_refused: bool,
+    /// With `sync_provider`: tools already skipped before the registry saw
+    /// them (catalog entries that are no tool). The re-list's skipped tools,
+    /// these first, replace the provider's previous ones.
+    pub skipped: Vec<SkippedTool>,
 }
 
 /// The canonical registry.
@@ -97,6 +105,8 @@ pub struct Registry {
     schemas: SchemaPool,
     /// Hash tree over (name, tool version): the tools part of the version.
     tree: VersionTree,
+    /// Per provider, the tools its last re-list skipped (not part of the version).
+    skipped: BTreeMap<String, Vec<SkippedTool>>,
     wire_names: std::cell::OnceCell<BTreeMap<String, String>>,
 }
 
@@ -174,6 +184,16 @@ impl Registry {
             .get(provider_id)
             .copied()
             .unwrap_or(ProviderStatus::Connected)
+    }
+
+    /// Every skipped tool, by provider id then position in its list.
+    pub fn skipped(&self) -> impl Iterator<Item = &SkippedTool> {
+        self.skipped.values().flatten()
+    }
+
+    /// The tools `provider_id`'s last re-list skipped.
+    pub fn skipped_of(&self, provider_id: &str) -> &[SkippedTool] {
+        self.skipped.get(provider_id).map_or(&[], Vec::as_slice)
     }
 
     /// The current scoped-policy digest.
@@ -273,17 +293,39 @@ impl Registry {
         for name in &update.remove {
             removed.insert(self.resolve(name)?.descriptor.name.clone());
         }
+        // Skipping needs a provider whose skipped tools these are.
+        let skipping = update.skip_refused && update.sync_provider.is_some();
+        let mut skipped = update.skipped;
+        // A refusal of one tool: fatal, or (skipping) that tool is kept as skipped.
+        let mut refuse = |listing: Listing, e: Error| -> Result<()> {
+            if !skipping {
+                return Err(e);
+            }
+            skipped.push(listing.skip(&e));
+            Ok(())
+        };
         let mut upserted: BTreeMap<String, Entry> = BTreeMap::new();
         for spec in update.upsert {
-            let (desc, validator, footprint) = normalise(spec, &self.metas, &self.schemas)?;
-            if upserted.contains_key(&desc.name) {
-                return Err(Error::new(
-                    ErrorCode::DescriptorDuplicateName,
-                    format!("`{}` appears twice in one registration", desc.name),
-                )
-                .with_tool(&desc.name)
-                .with_field("name"));
-            }
+            let listing = skipping.then(|| Listing::of_spec(&spec));
+            let checked = normalise(spec, &self.metas, &self.schemas).and_then(|n| {
+                if upserted.contains_key(&n.0.name) {
+                    return Err(Error::new(
+                        ErrorCode::DescriptorDuplicateName,
+                        format!("`{}` appears twice in one registration", n.0.name),
+                    )
+                    .with_tool(&n.0.name)
+                    .with_field("name"));
+                }
+                Ok(n)
+            });
+            let (desc, validator, footprint) = match (checked, listing) {
+                (Ok(n), _) => n,
+                (Err(e), Some(listing)) => {
+                    refuse(listing, e)?;
+                    continue;
+                }
+                (Err(e), None) => return Err(e),
+            };
             upserted.insert(
                 desc.name.clone(),
                 Entry {
@@ -313,7 +355,7 @@ impl Registry {
                     continue;
                 }
                 if old.descriptor.provider.id != entry.descriptor.provider.id {
-                    return Err(Error::new(
+                    let e = Error::new(
                         ErrorCode::DescriptorDuplicateName,
                         format!(
                             "`{name}` is already registered by provider `{}`",
@@ -324,7 +366,9 @@ impl Registry {
                     .with_field("name")
                     .with_next_action(
                         "register with qualified names (`qualifyNames: true`): `provider/name` keeps servers' tools apart",
-                    ));
+                    );
+                    refuse(Listing::of_descriptor(&entry.descriptor), e)?;
+                    continue;
                 }
                 if same {
                     continue; // identical content: keep the old entry
@@ -332,13 +376,25 @@ impl Registry {
             }
             puts.insert(name, entry);
         }
-        if self.alias_clash(&removed, &puts) {
+        while self.alias_clash(&removed, &puts) {
             // Rare: rebuild the whole alias table to report exactly the clash
             // a full check reports (first in name order).
             let mut staged = self.tools.clone();
             staged.retain(|name, _| !removed.contains(name));
             staged.extend(puts.iter().map(|(n, e)| (n.clone(), e.clone())));
-            build_aliases(&staged)?;
+            let Err((e, other)) = build_aliases(&staged) else {
+                break;
+            };
+            // Skip the tool of this batch in the clash (the registry holds none).
+            let Some(name) = [e.tool.clone().unwrap_or_default(), other]
+                .into_iter()
+                .find(|n| puts.contains_key(n))
+            else {
+                return Err(e);
+            };
+            if let Some(entry) = puts.remove(&name) {
+                refuse(Listing::of_descriptor(&entry.descriptor), e)?;
+            }
         }
         let mut providers = self.providers.clone();
         for (id, status) in &update.provider_status {
@@ -352,6 +408,14 @@ impl Registry {
             Some(d) => d,
             None => self.policy_digest.clone(),
         };
+        // What a re-list skipped replaces what the last one did; not part of the version.
+        if let Some(provider) = &update.sync_provider {
+            if skipped.is_empty() {
+                self.skipped.remove(provider);
+            } else {
+                self.skipped.insert(provider.clone(), skipped);
+            }
+        }
         if removed.is_empty()
             && puts.is_empty()
             && providers == self.providers
@@ -448,7 +512,11 @@ impl Registry {
     }
 }
 
-fn build_aliases(tools: &BTreeMap<String, Entry>) -> Result<BTreeMap<String, String>> {
+/// The alias table of `tools`, or the first clash in name order with the other
+/// name in it (the tool that has the name, or the alias's first owner).
+fn build_aliases(
+    tools: &BTreeMap<String, Entry>,
+) -> std::result::Result<BTreeMap<String, String>, (Error, String)> {
     let mut aliases: BTreeMap<String, String> = BTreeMap::new();
     for (name, e) in tools {
         for (i, alias) in e.descriptor.aliases.iter().enumerate() {
@@ -458,12 +526,13 @@ fn build_aliases(tools: &BTreeMap<String, Entry>) -> Result<BTreeMap<String, Str
                 aliases.get(alias).cloned()
             };
             if let Some(other) = clash {
-                return Err(Error::new(
+                let e = Error::new(
                     ErrorCode::DescriptorAliasCollision,
                     format!("alias `{alias}` collides with tool `{other}`"),
                 )
                 .with_tool(name)
-                .with_field(format!("aliases[{i}]")));
+                .with_field(format!("aliases[{i}]"));
+                return Err((e, other));
             }
             aliases.insert(alias.clone(), name.clone());
         }
