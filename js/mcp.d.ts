@@ -32,14 +32,17 @@ export interface McpCallResult {
   isError?: boolean;
   toolResult?: unknown;
 }
-/** A tool the core refused (skipped; the rest registered), or a reconnect that failed. */
+/**
+ * A tool the core refused (skipped; the rest registered — the core also keeps it as a Capability Center row
+ * and a `tool_skipped` activity record, see `SkippedTool`), or a reconnect that failed.
+ */
 export interface McpWarning {
   type: "mcp_tool_skipped" | "mcp_reconnect_failed" | "mcp_reconnect_gave_up";
   providerId: string;
   /** The core's error code, e.g. `descriptor.invalid_name`; `provider.disconnected` for reconnects. */
   code: string;
   message: string;
-  /** The skipped tool's name (`mcp_tool_skipped`). */
+  /** The skipped tool's name as it would have been registered (`mcp_tool_skipped`). */
   tool?: string;
   nextAction?: string;
   attempt?: number;

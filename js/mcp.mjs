@@ -2,9 +2,10 @@
 // Client's tools, keep them in sync on notifications/tools/list_changed, mark
 // them unavailable on disconnect, reconnect through a client factory with
 // backoff, and execute calls via callTool with the gate's AbortSignal.
-// Turning MCP tools into specs is the core's (`parseCatalog`, catalog.rs);
-// which tools are refused is the core's too: a tool it refuses is skipped
-// with a warning and the rest register.
+// Turning MCP tools into specs and deciding which are refused is the core's
+// (`syncCatalog`: catalog.rs, registry.rs, skipped.rs): a tool it refuses is
+// skipped — a warning here, a Capability Center row and an activity record
+// there — and the rest register.
 import { ConfigError } from "./core.mjs";
 
 const SDK_TYPES = "@modelcontextprotocol/sdk/types.js";
@@ -38,47 +39,16 @@ export async function listAllTools(client) {
   return tools;
 }
 
-/** A refusal that concerns one tool (the core names it): skip that tool, keep the rest. */
-const oneTool = (e) => typeof e?.code === "string" && e.code.startsWith("descriptor.") && typeof e.tool === "string";
-
-function warning(providerId, e, tool, qualifyNames) {
-  const w = { type: "mcp_tool_skipped", providerId, tool, code: e.code, message: e.detail ?? e.message };
-  if (e.code === "descriptor.duplicate_name" && !qualifyNames) {
-    w.nextAction = "connect with qualifyNames: true so this server's tools are named provider/name";
-  } else if (e.nextAction) w.nextAction = e.nextAction;
-  return w;
-}
-
-/**
- * Replace provider `providerId`'s tools with `tools` (MCP tool objects), skipping each
- * tool the core refuses; returns `{change, warnings}`.
- */
-function syncSkipping(runtime, providerId, tools, meta, opts) {
-  const warnings = [];
-  const list = tools.slice();
-  let specs;
-  for (;;) {
-    try {
-      specs = runtime.constructor.parseCatalog(providerId, JSON.stringify({ ...meta, tools: list }), opts);
-      break;
-    } catch (e) {
-      const at = /^\/tools\/(\d+)/.exec(e?.pointer ?? "");
-      if (e?.code !== "catalog.malformed" || !at) throw e;
-      const [bad] = list.splice(Number(at[1]), 1);
-      warnings.push(warning(providerId, e, typeof bad?.name === "string" ? bad.name : `#${at[1]}`, opts.qualifyNames));
-    }
-  }
-  for (;;) {
-    try {
-      return { change: runtime.syncProvider(providerId, specs), warnings };
-    } catch (e) {
-      const i = oneTool(e) ? specs.findIndex((s) => s.name === e.tool) : -1;
-      if (i < 0) throw e;
-      specs.splice(i, 1);
-      warnings.push(warning(providerId, e, e.tool, opts.qualifyNames));
-    }
-  }
-}
+/** The tools the core skipped (`syncCatalog`'s `skipped`) as the adapter's warnings. */
+const warningsOf = (providerId, skipped) =>
+  skipped.map((s) => ({
+    type: "mcp_tool_skipped",
+    providerId,
+    tool: s.name,
+    code: s.code,
+    message: s.message,
+    nextAction: s.nextAction,
+  }));
 
 /**
  * Register an MCP server as a provider of `runtime`. `client` is a connected
@@ -116,8 +86,9 @@ export async function connectMcpProvider(runtime, client, options = {}) {
     const c = current;
     const tools = await listAllTools(c);
     if (c !== current) return null; // replaced meanwhile
-    const r = syncSkipping(runtime, providerId, tools, meta(), parseOpts);
-    warnings = r.warnings;
+    // The core registers what it accepts and keeps the rest as skipped (Capability Center rows, activity).
+    const r = runtime.syncCatalog(providerId, JSON.stringify({ ...meta(), tools }), parseOpts);
+    warnings = warningsOf(providerId, r.skipped);
     for (const w of warnings) onWarning?.(w);
     return r.change;
   }

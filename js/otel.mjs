@@ -51,7 +51,7 @@ export function spanAttributes(record) {
   if (record.provenance) {
     a["holaryn.provider.id"] = record.provenance.providerId;
     a["holaryn.provider.kind"] = record.provenance.providerKind;
-    a["holaryn.tool.version"] = record.provenance.toolVersion;
+    if (record.provenance.toolVersion) a["holaryn.tool.version"] = record.provenance.toolVersion;
     if (record.provenance.providerVersion) a["holaryn.provider.version"] = record.provenance.providerVersion;
   }
   if (record.bytes !== undefined) a["holaryn.bytes"] = record.bytes;

@@ -64,6 +64,18 @@ sample(
   }),
 );
 sample("T.ToolDescriptor[]", rt.tools());
+// A re-list that skips a malformed tool and an entry that is no tool (rows and records below show them too).
+sample(
+  "T.ProviderSync",
+  rt.syncCatalog(
+    "srv",
+    JSON.stringify({
+      serverInfo: { name: "srv", version: "2" },
+      tools: [{ name: "ok_tool" }, { name: "bad name" }, 7],
+    }),
+    { providerId: "srv", qualifyNames: true },
+  ),
+);
 
 const s = rt.createSession(
   {

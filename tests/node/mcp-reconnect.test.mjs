@@ -62,6 +62,57 @@ test("a malformed tool is skipped with a typed warning; the rest register", asyn
     assert.equal(w.tool, "crashy/bad name");
     assert.equal(w.providerId, "crashy");
     assert.equal(rt.describe("crashy/echo").provider.displayName, "crashy");
+
+    // The core kept it: a Capability Center row that says it cannot be used and why, with the fix.
+    const s = rt.createSession({ dynamicDiscovery: true });
+    const row = s.capabilityTable().find((r) => r.name === "crashy/bad name");
+    assert.equal(row.provider, "crashy");
+    assert.equal(row.availability.state, "unavailable");
+    assert.equal(row.availability.code, "unavailable.skipped");
+    assert.match(row.availability.reason, /descriptor\.invalid_name/);
+    assert.match(row.availability.nextAction, /^fix the tool on the server: /);
+    // The model never sees it.
+    assert.ok(s.list({ limit: 50 }).tools.every((t) => !t.name.includes("bad")));
+
+    // One activity record at registration: provider and name, the code and its fixed reason.
+    const records = rt.activity().filter((r) => r.kind === "tool_skipped");
+    assert.equal(records.length, 1);
+    const [rec] = records;
+    assert.equal(rec.tool, "crashy/bad name");
+    assert.equal(rec.outcome, "descriptor.invalid_name");
+    assert.equal(rec.provenance.providerId, "crashy");
+    assert.equal(rec.provenance.source, "mcp");
+    assert.equal(rec.provenance.toolVersion, undefined);
+    // A re-list that skips it again records nothing new; the row stays.
+    await a.sync();
+    assert.equal(rt.activity().filter((r) => r.kind === "tool_skipped").length, 1);
+    assert.ok(s.capabilityTable().some((r) => r.name === "crashy/bad name"));
+
+    // The canary rule: no record or event copies the skipped tool's schema or description, or a call's arguments.
+    const events = [];
+    rt.addEventListener((e) => events.push(e));
+    s.setHost({ execute: mcpExecute([a]) });
+    s.inspect({ name: "crashy/echo" });
+    await s.call("crashy/echo", { text: "CANARY-crashy-41d7" });
+    const text = JSON.stringify([rt.activity(), events]);
+    assert.doesNotMatch(text, /CANARY/);
+  } finally {
+    await a.close();
+  }
+});
+
+test("removing the provider drops its skipped tools from the Capability Center", async () => {
+  const rt = new HolarynRuntime();
+  const a = await connectMcpProvider(rt, await connectCrashy(), { providerId: "crashy" });
+  try {
+    const s = rt.createSession({ dynamicDiscovery: true });
+    assert.ok(s.capabilityTable().some((r) => r.name === "crashy/bad name"));
+    const change = rt.removeProvider("crashy");
+    assert.deepEqual(change.removed, ["crashy/crash", "crashy/echo"]);
+    assert.deepEqual(
+      s.capabilityTable().filter((r) => r.provider === "crashy"),
+      [],
+    );
   } finally {
     await a.close();
   }

@@ -65,6 +65,7 @@ import type {
   Provenance,
   Provider,
   ProviderStatus,
+  ProviderSync,
   RegistryChange,
   RegistryChangedEvent,
   RuntimeOptions,
@@ -73,6 +74,7 @@ import type {
   SearchInput,
   SearchOutput,
   SessionOptions,
+  SkippedTool,
   Source,
   ToolDescriptor,
   ToolExport,
@@ -117,6 +119,10 @@ export async function everything(): Promise<void> {
   rt.registerCatalog("github.json", '{"tools": []}');
   const specs: ToolSpec[] = HolarynRuntime.parseCatalog("github.json", '{"tools": []}');
   rt.syncProvider("github", specs);
+  const synced: ProviderSync = rt.syncCatalog("github", '{"tools": []}', catalog);
+  const skipped: SkippedTool[] = synced.skipped;
+  const skippedCode: H.OutcomeCode[] = skipped.map((x) => x.code);
+  const removed: RegistryChange | null = rt.removeProvider("github");
   rt.removeTools(["read_file"]);
   const status: ProviderStatus = "needs_auth";
   rt.setProviderStatus("github", status);
@@ -253,6 +259,7 @@ export async function everything(): Promise<void> {
     ];
     void families.some((F) => err instanceof F);
   }
+  void [synced, skippedCode, removed];
   void [bare, change, version, size, described, all, records, stats, imported, plain, id, flags, inCase()];
   void [inForce, foundAsync, summary, page, firstPage, scope, tools, footprint, rows, warnings, callStatus];
   void [stage, path, errors, result, wire, text, again];

@@ -4,7 +4,7 @@ use crate::convert::{from_js, to_js};
 use crate::errors::{self, js};
 use crate::session::HolarynSession;
 use crate::shared::Shared;
-use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
+use holaryn_core::catalog::{parse_catalog_text, parse_provider_list, CatalogOptions};
 use holaryn_core::config::{resolve_switch, ENV_CODE_MODE, ENV_DYNAMIC};
 use holaryn_core::descriptor::Trust;
 use holaryn_core::registry::{ProviderStatus, Update};
@@ -155,6 +155,37 @@ impl HolarynRuntime {
             },
             js_sys::Date::now(),
         )
+    }
+
+    /// Register a catalog as one provider's re-list, skipping (not refusing the
+    /// catalog for) each tool the core refuses: the rest register, and each
+    /// skipped tool becomes a Capability Center row and a `tool_skipped` record.
+    #[wasm_bindgen(js_name = syncCatalog, unchecked_return_type = "ProviderSync")]
+    pub fn sync_catalog(
+        &self,
+        file: &str,
+        text: &str,
+        #[wasm_bindgen(unchecked_optional_param_type = "CatalogOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let opts = catalog_options(options)?;
+        let list = js(parse_provider_list(file, text, &opts))?;
+        let out = self
+            .shared
+            .core()?
+            .sync_provider_list(list, js_sys::Date::now() as u64);
+        self.shared.flush();
+        to_js(&js(out)?)
+    }
+
+    /// Remove a provider: every tool it registered, its status and its skipped tools.
+    #[wasm_bindgen(js_name = removeProvider, unchecked_return_type = "RegistryChange | null")]
+    pub fn remove_provider(&self, provider_id: &str) -> Result<JsValue, JsValue> {
+        let change = self
+            .shared
+            .core()?
+            .remove_provider(provider_id, js_sys::Date::now() as u64);
+        self.shared.flush();
+        to_js(&js(change)?)
     }
 
     /// Replace every tool of one provider (a provider re-list).

@@ -57,6 +57,18 @@ export interface RegistryChange { oldVersion: string; newVersion: string; added:
  */
 export interface CatalogOptions { providerId?: string; qualifyNames?: boolean; source?: Source; trust?: Trust; }
 
+/**
+ * A tool a provider listed that the core refused (skipped; its siblings registered). `name`: the name it would
+ * have had (`#N`, its position, when it had no string name); `localName`: as the provider gave it; `code`: the
+ * refusal (`descriptor.invalid_name`, `catalog.malformed`, …); `nextAction`: the fix on the provider's side.
+ */
+export interface SkippedTool {
+  name: string; localName?: string; provider: Provider; source: string; trust?: Trust; code: OutcomeCode; field?: string;
+  message: string; nextAction: string;
+}
+/** What `syncCatalog` did: the registry change (null: no registered tool changed) and every tool it skipped. */
+export interface ProviderSync { change: RegistryChange | null; skipped: SkippedTool[]; }
+
 export interface PolicyRules { allow?: string[]; deny?: string[]; }
 export interface PolicyFile { path: string; text: string; }
 export interface CodeLimits { maxCalls: number; timeoutMs: number; maxOutputBytes: number; maxSourceBytes: number; maxNodes: number; }
@@ -149,8 +161,9 @@ export interface Host {
   now?: () => number;
 }
 
-export interface Provenance { providerId: string; providerKind: string; providerVersion?: string; origin?: string; source: string; toolVersion: string; }
-export type ActivityKind = "registry_changed" | "session_created" | "search" | "list" | "schema_load" | "denial" | "invocation" | "code_summary";
+/** `toolVersion`: absent only on `tool_skipped` records (a skipped tool has no descriptor). */
+export interface Provenance { providerId: string; providerKind: string; providerVersion?: string; origin?: string; source: string; toolVersion?: string; }
+export type ActivityKind = "registry_changed" | "session_created" | "search" | "list" | "schema_load" | "denial" | "invocation" | "code_summary" | "tool_skipped";
 export interface ActivityRecord {
   seq: number; timeMs: number; kind: ActivityKind; session?: string; tool?: string; provenance?: Provenance;
   registryVersion: string; outcome: OutcomeCode; reason: string; path?: string; durationMs?: number; bytes?: number;
