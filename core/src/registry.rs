@@ -7,7 +7,9 @@
 //! JSON of the root of a hash tree over every (name, tool version)
 //! ([`crate::VersionTree`]), the provider statuses and the scoped-policy
 //! digest, so equal content gives an equal version whatever the
-//! registration order, and any change gives a new one.
+//! registration order, and any change gives a new one. Tools a provider
+//! re-list skipped (`core/src/skipped.rs`) are kept per provider beside the
+//! tools and are no part of the version: the model never sees them.
 
 use crate::descriptor::{ToolDescriptor, ToolSpec};
 use crate::error::{Error, ErrorCode, Result};
