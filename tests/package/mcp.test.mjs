@@ -1,7 +1,9 @@
 // holaryn/mcp from the installed tarball, against real stdio servers: the
-// README's factory example with @modelcontextprotocol/server-memory, and a
+// README's factory example with @modelcontextprotocol/server-memory, a
 // crash -> reconnect -> tools back cycle with tests/fixtures/servers/crashy.mjs
-// on real timers (a short backoff).
+// on real timers (a short backoff) whose malformed tool is skipped into the
+// Capability Center and activity, and the README's `holaryn gateway` configs
+// as written (`--check`, then an MCP client started by the client config).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -9,11 +11,19 @@ import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { transformSync } from "esbuild";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { codeFences } from "../../scripts/readme-examples.mjs";
 import { packedProject, root } from "./project.mjs";
 
 const p = packedProject({
-  links: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/server-memory", "zod", "@anthropic-ai/sdk"],
+  links: [
+    "@modelcontextprotocol/sdk",
+    "@modelcontextprotocol/server-memory",
+    "@modelcontextprotocol/server-filesystem",
+    "zod",
+    "@anthropic-ai/sdk",
+  ],
 });
 
 test("README: a server connected through a factory (server-memory over npx, offline)", () => {
@@ -43,6 +53,8 @@ const crashy = await connectMcpProvider(rt, async () => {
 }, { providerId: "crashy", reconnect: { initialDelayMs: 50 }, onReconnect: back });
 out.skipped = crashy.warnings.map((w) => w.tool + " " + w.code);
 const s = rt.createSession({ dynamicDiscovery: true });
+out.skippedRow = s.capabilityTable().find((r) => r.name === "crashy/bad name")?.availability.code;
+out.skippedRecords = rt.activity().filter((r) => r.kind === "tool_skipped").map((r) => r.tool + " " + r.outcome);
 s.setHost({ execute: mcpExecute([crashy]), approve: async () => true });
 const state = () => s.capabilityTable().find((r) => r.name === "crashy/echo").availability;
 s.inspect({ name: "crashy/crash" });
@@ -61,10 +73,48 @@ console.log(JSON.stringify(out));
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), {
     skipped: ["crashy/bad name descriptor.invalid_name"],
+    skippedRow: "unavailable.skipped",
+    skippedRecords: ["crashy/bad name descriptor.invalid_name"],
     during: "unavailable.disconnected",
     after: "available",
     echo: "back",
   });
+});
+
+test("README: holaryn gateway — the config as written, --check, and the client's config serving the discovery tools", async () => {
+  const fences = codeFences(["json", "sh"]).filter((f) => f.heading.startsWith("Use it from your MCP client"));
+  const [config, clientConfig] = fences.filter((f) => f.lang === "json").map((f) => JSON.parse(f.code));
+  writeFileSync(join(p.dir, "holaryn-mcp.json"), JSON.stringify(config, null, 2));
+  const check = fences.find((f) => f.lang === "sh" && f.code.includes("--check"));
+  const r = p.run("bash", ["-euo", "pipefail", "-c", check.code]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /memory +stdio connected +\d+ tools/);
+  assert.match(r.stdout, /files +stdio connected +\d+ tools/);
+  assert.match(r.stdout, /with the gateway: +3 tools/);
+
+  // The client's config as written, with the config's real path for /path/to/holaryn-mcp.json.
+  const { command, args } = clientConfig.mcpServers.holaryn;
+  const client = new Client({ name: "readme-client", version: "0" });
+  await client.connect(
+    new StdioClientTransport({
+      command,
+      args: args.map((a) => (a === "/path/to/holaryn-mcp.json" ? join(p.dir, "holaryn-mcp.json") : a)),
+      cwd: p.dir,
+      env: { ...process.env, npm_config_offline: "true" },
+      stderr: "ignore",
+    }),
+  );
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ["tool_search", "tool_list", "tool_inspect"],
+    );
+    const found = await client.callTool({ name: "tool_search", arguments: { query: "create an entity in memory" } });
+    assert.match(JSON.stringify(found.content), /memory\//);
+  } finally {
+    await client.close();
+  }
 });
 
 /** A loopback stand-in for the Anthropic Messages API: a tool_search call, then a final answer. */
