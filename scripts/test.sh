@@ -40,7 +40,7 @@ run "node --test tests/gateway (holaryn gateway: SDK client over stdio and HTTP,
 run "gateway benchmark (20 catalogs: tools/list bytes and call latency, direct vs gateway)" \
   env BENCH_CALLS=100 node benchmarks/gateway/bench.mjs
 run "node --test tests/browser (the built package in headless Chromium, playwright-core)" node --test --test-reporter=spec tests/browser/
-run "node --test tests/package (npm pack, installed offline into a fresh project: Node, README examples, CLI, MCP reconnect, esbuild/vite pages in Chromium)" node --test --test-reporter=spec tests/package/
+run "node --test tests/package (npm pack, installed offline into a fresh project: Node, README examples incl. gateway and AI SDK/OTel, CLI, MCP crash/reconnect/skipped tools, esbuild/vite pages in Chromium)" node --test --test-reporter=spec tests/package/
 
 summary
 echo "steps: ${#HOLARYN_STEPS[@]} passed, 0 failed"

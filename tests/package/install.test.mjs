@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codeFences } from "../../scripts/readme-examples.mjs";
-import { packedProject } from "./project.mjs";
+import { packedProject, root } from "./project.mjs";
 
 const p = packedProject();
 const node = (code, ...flags) => p.run(process.execPath, [...flags, "-e", code]);
@@ -150,4 +150,59 @@ test("CLI: a search with no match says so and suggests filters", () => {
   const r = holaryn("search", "--catalog", "github.json", "zzqx qqzx");
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /No tool matches\..*--provider ID \(github\).*--source/s);
+});
+
+test("CLI rank (issue 18): a reserved name is namespaced with a note, a refused query is one line and the run goes on, --embeddings", () => {
+  const tool = (name, description) => ({ name, description, inputSchema: { type: "object" } });
+  writeFileSync(
+    join(p.dir, "bench-tools.json"),
+    JSON.stringify({
+      tools: [
+        tool("tool_search", "Search the vendor's own tool index for a capability."),
+        tool("send_invoice", "Send an invoice to a customer for an amount of money."),
+      ],
+    }),
+  );
+  const queries = [
+    { id: "q1", query: "search the vendor tool index" },
+    { id: "q2", query: "x".repeat(513) },
+    { id: "q3", query: "bill the customer $40" },
+  ];
+  writeFileSync(join(p.dir, "rank.jsonl"), `${queries.map((q) => JSON.stringify(q)).join("\n")}\n`);
+  const r = holaryn("rank", "--catalog", "bench-tools.json", "--queries", "rank.jsonl");
+  assert.equal(r.status, 0, r.stderr);
+  noStack(r);
+  assert.match(r.stderr, /bench-tools\.json: .*tool_search.* reserved.*; ranked as `bench-tools\/tool_search`/);
+  assert.match(r.stderr, /3 queries, 1 refused/);
+  const out = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    out.map((l) => l.id),
+    ["q1", "q2", "q3"],
+  );
+  assert.equal(out[0].ranked[0], "bench-tools/tool_search");
+  assert.equal(out[1].ranked, undefined);
+  assert.match(out[1].error.message, /512/);
+  assert.ok(out[2].ranked.includes("send_invoice"));
+
+  // Precomputed vectors (the checkout's fixture catalogs and vectors; the installed CLI ranks).
+  writeFileSync(
+    join(p.dir, "meaning.jsonl"),
+    '{"id": 1, "query": "can you put a thumbs-up on that message in slack"}\n{"id": 2, "query": "no vector for this one"}\n',
+  );
+  const fixtures = join(root, "tests/fixtures");
+  const e = holaryn(
+    "rank",
+    "--catalog",
+    join(fixtures, "mcp"),
+    "--queries",
+    "meaning.jsonl",
+    "--embeddings",
+    join(fixtures, "embeddings/minilm-l6-v2.json"),
+  );
+  assert.equal(e.status, 0, e.stderr);
+  assert.match(e.stderr, /vectors imported, 1 queries lacked a query or tool vector/);
+  assert.equal(e.stdout.trim().split("\n").length, 2);
 });
