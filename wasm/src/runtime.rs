@@ -110,10 +110,19 @@ impl HolarynRuntime {
         })
     }
 
-    fn apply(&self, update: Update, now: f64) -> Result<JsValue, JsValue> {
-        let change = self.shared.core()?.update(update, now as u64);
+    fn apply(&self, update: Update) -> Result<JsValue, JsValue> {
+        self.edit(|rt, now| rt.update(update, now))
+    }
+
+    /// Run `f` on the core at the host's time, deliver the events it queued,
+    /// and hand its answer to JavaScript.
+    fn edit<T: serde::Serialize>(
+        &self,
+        f: impl FnOnce(&mut Runtime, u64) -> holaryn_core::Result<T>,
+    ) -> Result<JsValue, JsValue> {
+        let out = f(&mut *self.shared.core()?, js_sys::Date::now() as u64);
         self.shared.flush();
-        to_js(&js(change)?)
+        to_js(&js(out)?)
     }
 
     /// Register (add or replace) tools atomically; returns the change or null.
@@ -127,13 +136,10 @@ impl HolarynRuntime {
             .into_iter()
             .map(holaryn_core::validate::parse_spec_owned)
             .collect::<Result<Vec<ToolSpec>, _>>())?;
-        self.apply(
-            Update {
-                upsert: specs,
-                ..Update::default()
-            },
-            js_sys::Date::now(),
-        )
+        self.apply(Update {
+            upsert: specs,
+            ..Update::default()
+        })
     }
 
     /// Register an MCP `tools/list` result (or tool array) as one provider, replacing its previous tools.
@@ -147,14 +153,11 @@ impl HolarynRuntime {
         let opts = catalog_options(options)?;
         let specs = js(parse_catalog_text(file, text, &opts))?;
         let provider = specs.first().map(|s| s.provider.id.clone());
-        self.apply(
-            Update {
-                upsert: specs,
-                sync_provider: provider,
-                ..Update::default()
-            },
-            js_sys::Date::now(),
-        )
+        self.apply(Update {
+            upsert: specs,
+            sync_provider: provider,
+            ..Update::default()
+        })
     }
 
     /// Register a catalog as one provider's re-list, skipping (not refusing the
@@ -169,23 +172,13 @@ impl HolarynRuntime {
     ) -> Result<JsValue, JsValue> {
         let opts = catalog_options(options)?;
         let list = js(parse_provider_list(file, text, &opts))?;
-        let out = self
-            .shared
-            .core()?
-            .sync_provider_list(list, js_sys::Date::now() as u64);
-        self.shared.flush();
-        to_js(&js(out)?)
+        self.edit(|rt, now| rt.sync_provider_list(list, now))
     }
 
     /// Remove a provider: every tool it registered, its status and its skipped tools.
     #[wasm_bindgen(js_name = removeProvider, unchecked_return_type = "RegistryChange | null")]
     pub fn remove_provider(&self, provider_id: &str) -> Result<JsValue, JsValue> {
-        let change = self
-            .shared
-            .core()?
-            .remove_provider(provider_id, js_sys::Date::now() as u64);
-        self.shared.flush();
-        to_js(&js(change)?)
+        self.edit(|rt, now| rt.remove_provider(provider_id, now))
     }
 
     /// Replace every tool of one provider (a provider re-list).
@@ -200,26 +193,20 @@ impl HolarynRuntime {
             .into_iter()
             .map(holaryn_core::validate::parse_spec_owned)
             .collect::<Result<Vec<ToolSpec>, _>>())?;
-        self.apply(
-            Update {
-                upsert: specs,
-                sync_provider: Some(provider_id.to_string()),
-                ..Update::default()
-            },
-            js_sys::Date::now(),
-        )
+        self.apply(Update {
+            upsert: specs,
+            sync_provider: Some(provider_id.to_string()),
+            ..Update::default()
+        })
     }
 
     /// Remove tools by canonical name or alias.
     #[wasm_bindgen(js_name = removeTools, unchecked_return_type = "RegistryChange | null")]
     pub fn remove_tools(&self, names: Vec<String>) -> Result<JsValue, JsValue> {
-        self.apply(
-            Update {
-                remove: names,
-                ..Update::default()
-            },
-            js_sys::Date::now(),
-        )
+        self.apply(Update {
+            remove: names,
+            ..Update::default()
+        })
     }
 
     /// Set a provider's status: `connected`, `disconnected` or `needs_auth`.
@@ -230,13 +217,10 @@ impl HolarynRuntime {
         #[wasm_bindgen(unchecked_param_type = "ProviderStatus")] status: JsValue,
     ) -> Result<JsValue, JsValue> {
         let status: ProviderStatus = from_js(status, "provider status")?;
-        self.apply(
-            Update {
-                provider_status: vec![(provider_id.to_string(), status)],
-                ..Update::default()
-            },
-            js_sys::Date::now(),
-        )
+        self.apply(Update {
+            provider_status: vec![(provider_id.to_string(), status)],
+            ..Update::default()
+        })
     }
 
     /// The registry version (`sha256:…`).
