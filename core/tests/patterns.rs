@@ -67,6 +67,14 @@ fn every_pattern_gives_the_recorded_verdicts() {
 }
 
 #[test]
+fn every_pattern_of_the_real_tools_keeps_its_meaning() {
+    // The distinct `pattern`s and `patternProperties` keys of the 1,335 tools
+    // in tests/fixtures/mcp/, with valid and mutated strings; verdicts taken
+    // from the former jsonschema + fancy-regex stack (JS RegExp agrees).
+    check_file("mcp.json", 28, false);
+}
+
+#[test]
 fn generated_patterns_agree_with_javascript() {
     // The truth here is node's, never blessed from the engine.
     check_file("differential.json", 2000, false);
@@ -74,27 +82,25 @@ fn generated_patterns_agree_with_javascript() {
 
 #[test]
 fn catastrophic_backtracking_is_cut_off_and_refused() {
-    let evil = format!("{}c", "a".repeat(30));
-    for source in [
-        "(a+)+$",
-        "^(a|a)*$",
-        "^(a|aa)+$",
-        "(a*)*b$",
-        "^(\\w+\\s?)*$",
-        "(.*a){20}$",
-    ] {
+    let a30 = "a".repeat(30);
+    let cases = [
+        ("(a+)+$", format!("{a30}b")),
+        ("^(a|a)*$", format!("{a30}b")),
+        ("^(a|aa)+$", format!("{a30}b")),
+        ("(a*)*b$", format!("{a30}c")),
+        ("^(\\w+\\s?)*$", format!("{}!", "aaaa ".repeat(12))),
+        ("(.*a){20}$", format!("{a30}c")),
+        ("^(?=(a+)+$)", format!("{a30}b")),
+    ];
+    for (source, input) in &cases {
         let p = Pattern::new(source).expect("compiles");
-        let input = if source.contains("\\w") {
-            format!("{}!", "aaaa ".repeat(12))
-        } else {
-            evil.clone()
-        };
-        assert_eq!(p.matches(&input), Err(PatternError::Exhausted), "{source}");
-        assert!(!p.is_match(&input), "{source}: undecided is refused");
+        assert_eq!(p.matches(input), Err(PatternError::Exhausted), "{source}");
+        assert!(!p.is_match(input), "{source}: undecided is refused");
     }
     // The same patterns still decide ordinary inputs.
     let p = Pattern::new("(a+)+$").expect("compiles");
     assert_eq!(p.matches("xaaa"), Ok(true));
+    assert_eq!(p.matches("aab"), Ok(false));
 }
 
 #[test]
@@ -128,4 +134,72 @@ fn huge_counts_compile_small() {
     assert!(p.is_match(&"a".repeat(5000)));
     let p = Pattern::new("^(?:ab){3,5}$").expect("compiles");
     assert!(p.is_match("ababab") && !p.is_match("abab") && !p.is_match(&"ab".repeat(6)));
+}
+
+/// Just enough JSON Schema for the suite's regex files: type, pattern,
+/// patternProperties, additionalProperties, maximum, format "regex".
+fn valid(schema: &Value, instance: &Value) -> bool {
+    let Some(obj) = schema.as_object() else {
+        return schema.as_bool().unwrap_or(true);
+    };
+    let compile = |p: &str| Pattern::new(p).expect("suite patterns compile");
+    obj.iter().all(|(k, v)| match (k.as_str(), instance) {
+        ("type", _) => match v.as_str() {
+            Some("string") => instance.is_string(),
+            Some("object") => instance.is_object(),
+            Some("boolean") => instance.is_boolean(),
+            Some("integer") => instance.is_i64() || instance.is_u64(),
+            _ => true,
+        },
+        ("pattern", Value::String(s)) => compile(v.as_str().unwrap_or("")).is_match(s),
+        ("format", Value::String(s)) if v == "regex" => Pattern::new(s).is_ok(),
+        ("maximum", Value::Number(n)) => n.as_f64() <= v.as_f64(),
+        ("patternProperties", Value::Object(props)) => {
+            let map = v.as_object().cloned().unwrap_or_default();
+            props.iter().all(|(name, value)| {
+                map.iter()
+                    .all(|(p, s)| !compile(p).is_match(name) || valid(s, value))
+            })
+        }
+        ("additionalProperties", Value::Object(props)) => {
+            let pats = obj.get("patternProperties").and_then(Value::as_object);
+            props.iter().all(|(name, value)| {
+                pats.is_some_and(|m| m.keys().any(|p| compile(p).is_match(name))) || valid(v, value)
+            })
+        }
+        _ => true,
+    })
+}
+
+#[test]
+fn the_official_suite_regex_files_pass() {
+    let mut wrong = Vec::new();
+    let mut count = 0;
+    for file in [
+        "pattern.json",
+        "patternProperties.json",
+        "optional-ecmascript-regex.json",
+        "optional-non-bmp-regex.json",
+        "optional-format-regex.json",
+    ] {
+        let text = std::fs::read_to_string(format!("{DIR}suite/{file}")).expect("suite file");
+        let groups: Vec<Value> = serde_json::from_str(&text).expect("suite JSON");
+        for group in &groups {
+            for case in group["tests"].as_array().into_iter().flatten() {
+                count += 1;
+                if valid(&group["schema"], &case["data"]) != case["valid"] {
+                    wrong.push(format!(
+                        "{file}: {} / {}",
+                        group["description"], case["description"]
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "differs from the suite:\n{}",
+        wrong.join("\n")
+    );
+    assert!(count >= 130, "{count} cases");
 }
