@@ -1,7 +1,7 @@
 //! Sets of code points as sorted, disjoint inclusive ranges: what a character
 //! class, `\d` `\w` `\s`, `.` and `\p{…}` denote in ECMA-262's Unicode mode.
 
-use super::tables::{Kind, DATA, NAMES};
+use super::tables::{Kind, Prop, DATA, NAMES, PROPS, SCRIPT_EXTENSIONS};
 
 /// The largest code point.
 pub(super) const MAX: u32 = 0x10_FFFF;
@@ -58,23 +58,23 @@ impl Set {
 
     /// The set `\p{body}` names (`Lu`, `gc=Lu`, `Script=Greek`, `Alphabetic`, …).
     pub(super) fn property(body: &str) -> Result<Set, String> {
-        let (kinds, value): (&[Kind], &str) = match body.split_once('=') {
-            None => (&[Kind::Gc, Kind::Binary], body),
-            Some(("General_Category" | "gc", v)) => (&[Kind::Gc], v),
-            Some(("Script" | "sc", v)) => (&[Kind::Script], v),
-            Some(("Script_Extensions" | "scx", _)) => {
-                return Err(format!("the property `\\p{{{body}}}` is not supported"))
-            }
+        let (kinds, value, extensions): (&[Kind], &str, bool) = match body.split_once('=') {
+            None => (&[Kind::Gc, Kind::Binary], body, false),
+            Some(("General_Category" | "gc", v)) => (&[Kind::Gc], v, false),
+            Some(("Script" | "sc", v)) => (&[Kind::Script], v, false),
+            Some(("Script_Extensions" | "scx", v)) => (&[Kind::Script], v, true),
             Some(_) => return Err(format!("`\\p{{{body}}}` is not a Unicode property")),
         };
-        let &(_, _, start, end) = NAMES
+        let &(_, _, mut id) = NAMES
             .iter()
-            .find(|(k, n, _, _)| *n == value && kinds.contains(k))
+            .find(|(k, n, _)| *n == value && kinds.contains(k))
             .ok_or_else(|| format!("`\\p{{{body}}}` is not a Unicode property"))?;
-        let data = DATA.get(start as usize..end as usize).unwrap_or_default();
-        Ok(Set {
-            ranges: decode(data),
-        })
+        if extensions {
+            if let Some(&(_, own)) = SCRIPT_EXTENSIONS.iter().find(|(sc, _)| *sc == id) {
+                id = own;
+            }
+        }
+        Ok(stored(usize::from(id)))
     }
 
     /// Add every code point of `other`.
@@ -143,6 +143,27 @@ impl Set {
 /// Whether `c` is an ASCII word character (for `\b`).
 pub(super) fn is_word(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// The set of property `id` in `PROPS` (unions nest one level, complements two).
+fn stored(id: usize) -> Set {
+    match PROPS.get(id) {
+        Some(&Prop::Ranges(start, end)) => Set {
+            ranges: decode(
+                DATA.get(usize::from(start)..usize::from(end))
+                    .unwrap_or_default(),
+            ),
+        },
+        Some(Prop::Union(ids)) => {
+            let mut out = Set::default();
+            for &part in *ids {
+                out.add(&stored(usize::from(part)));
+            }
+            out.normalize()
+        }
+        Some(&Prop::Not(of)) => stored(usize::from(of)).negate(),
+        None => Set::default(),
+    }
 }
 
 /// Ranges from LEB128 varints alternating gap and length.
