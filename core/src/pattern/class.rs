@@ -1,7 +1,7 @@
 //! Sets of code points as sorted, disjoint inclusive ranges: what a character
 //! class, `\d` `\w` `\s`, `.` and `\p{…}` denote in ECMA-262's Unicode mode.
 
-use super::tables::{Kind, Prop, DATA, NAMES, PROPS, SCRIPT_EXTENSIONS};
+use super::tables::{DATA, DERIVED, NAMES, NAME_PROPS, OFFSETS, SCRIPT_EXTENSIONS};
 
 /// The largest code point.
 pub(super) const MAX: u32 = 0x10_FFFF;
@@ -58,16 +58,19 @@ impl Set {
 
     /// The set `\p{body}` names (`Lu`, `gc=Lu`, `Script=Greek`, `Alphabetic`, …).
     pub(super) fn property(body: &str) -> Result<Set, String> {
-        let (kinds, value, extensions): (&[Kind], &str, bool) = match body.split_once('=') {
-            None => (&[Kind::Gc, Kind::Binary], body, false),
-            Some(("General_Category" | "gc", v)) => (&[Kind::Gc], v, false),
-            Some(("Script" | "sc", v)) => (&[Kind::Script], v, false),
-            Some(("Script_Extensions" | "scx", v)) => (&[Kind::Script], v, true),
+        // Kinds as `NAME_PROPS` tags them: 0 General_Category, 1 binary, 2 Script.
+        let (kinds, value, extensions): (&[u16], &str, bool) = match body.split_once('=') {
+            None => (&[0, 1], body, false),
+            Some(("General_Category" | "gc", v)) => (&[0], v, false),
+            Some(("Script" | "sc", v)) => (&[2], v, false),
+            Some(("Script_Extensions" | "scx", v)) => (&[2], v, true),
             Some(_) => return Err(format!("`\\p{{{body}}}` is not a Unicode property")),
         };
-        let &(_, _, mut id) = NAMES
-            .iter()
-            .find(|(k, n, _)| *n == value && kinds.contains(k))
+        let mut id = NAMES
+            .split(' ')
+            .zip(NAME_PROPS)
+            .find(|&(name, &tag)| name == value && kinds.contains(&(tag >> 14)))
+            .map(|(_, &tag)| tag & 0x3FFF)
             .ok_or_else(|| format!("`\\p{{{body}}}` is not a Unicode property"))?;
         if extensions {
             if let Some(&(_, own)) = SCRIPT_EXTENSIONS.iter().find(|(sc, _)| *sc == id) {
@@ -145,24 +148,28 @@ pub(super) fn is_word(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
-/// The set of property `id` in `PROPS` (unions nest one level, complements two).
+/// The set of property `id`: stored ranges, or a union (or its complement) of
+/// others, which are stored or themselves unions of stored ones.
 fn stored(id: usize) -> Set {
-    match PROPS.get(id) {
-        Some(&Prop::Ranges(start, end)) => Set {
-            ranges: decode(
-                DATA.get(usize::from(start)..usize::from(end))
-                    .unwrap_or_default(),
-            ),
-        },
-        Some(Prop::Union(ids)) => {
-            let mut out = Set::default();
-            for &part in *ids {
-                out.add(&stored(usize::from(part)));
-            }
-            out.normalize()
-        }
-        Some(&Prop::Not(of)) => stored(usize::from(of)).negate(),
-        None => Set::default(),
+    let count = OFFSETS.len() - 1;
+    if id < count {
+        let range = usize::from(OFFSETS[id])..usize::from(OFFSETS[id + 1]);
+        return Set {
+            ranges: decode(DATA.get(range).unwrap_or_default()),
+        };
+    }
+    let Some(&(negate, parts)) = DERIVED.get(id - count) else {
+        return Set::default();
+    };
+    let mut out = Set::default();
+    for &part in parts {
+        out.add(&stored(usize::from(part)));
+    }
+    let out = out.normalize();
+    if negate {
+        out.negate()
+    } else {
+        out
     }
 }
 
