@@ -2,8 +2,10 @@
 //! `patternProperties` and format `regex` use them: no flags, an unanchored
 //! search, Unicode mode (`new RegExp(source, "u")`, which is what the
 //! JSON Schema Test Suite's optional ECMA-262 tests expect: code points, not
-//! UTF-16 units; `\p{…}`; strict escapes). `\d` `\w` `\b` are ASCII, `\s` and
-//! `.` follow ECMA-262's line terminators and white space.
+//! UTF-16 units; `\p{…}`; strict escapes, widened as jsonschema's dialect is:
+//! a backslash before a character that is not alphanumeric means that
+//! character). `\d` `\w` `\b` are ASCII, `\s` and `.` follow ECMA-262's line
+//! terminators and white space.
 //!
 //! A small backtracking engine (`parse` → `compile` → `matcher`) with a step
 //! budget proportional to the input: a pattern that would backtrack without

@@ -1,5 +1,8 @@
 //! The parser: ECMA-262 pattern syntax in Unicode mode (`new RegExp(p, "u")`)
-//! to a tree, refusing whatever JavaScript refuses with a reason.
+//! to a tree, refusing with a reason whatever JavaScript refuses, except one
+//! widening: a backslash before any character that is not alphanumeric means
+//! that character (`\-`, `\:`, `\#`), as patterns without the `u` flag allow
+//! and as jsonschema's own ECMA-262 dialect (and so the former stack) accepts.
 
 use super::class::{Set, MAX};
 
@@ -365,7 +368,6 @@ impl Parser {
             't' => 0x09,
             'v' => 0x0B,
             'b' if in_class => 0x08,
-            '-' if in_class => '-' as u32,
             'c' => match self.peek() {
                 Some(l) if l.is_ascii_alphabetic() => {
                     self.i += 1;
@@ -379,8 +381,10 @@ impl Parser {
                 .ok_or_else(|| self.error("invalid escape `\\x`"))?,
             'u' => unicode_escape(&self.chars, &mut self.i)
                 .ok_or_else(|| self.error("invalid unicode escape"))?,
-            '^' | '$' | '\\' | '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|'
-            | '/' => c as u32,
+            // Syntax characters and `/`, and (as without the `u` flag, and as
+            // jsonschema's ECMA-262 dialect allows) any other character that
+            // is not alphanumeric: `\-`, `\:`, `\@` mean themselves.
+            c if !c.is_alphanumeric() => c as u32,
             _ => {
                 self.i -= 1;
                 return Err(self.error(&format!("invalid escape `\\{c}`")));
