@@ -1,7 +1,13 @@
 // Code bytes per crate of a wasm that still has its `name` section (rustc's
 // output before wasm-bindgen strips it): each function body's size, grouped by
-// the crate its (demangled) name starts with. A twiggy-like view without
-// twiggy; sizes are raw bytes before wasm-opt, so read them as shares.
+// the crate its (demangled) name starts with, and the largest functions. A
+// twiggy-like view without twiggy; sizes are raw bytes before wasm-opt, so
+// read them as shares. With v0 symbol mangling a generic instance's name
+// carries its type parameters, so a std sort or map instantiated for a crate's
+// type is counted for that crate too ("origin"); `npm run build` keeps the
+// legacy mangling (v0 names lengthen wasm-bindgen's glue), so for that view
+// build once with CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Csymbol-mangling-version=v0.
+import { execFileSync } from "node:child_process";
 
 /** Read an unsigned LEB128 at `pos`; returns [value, next position]. */
 function leb(bytes, pos) {
@@ -114,11 +120,13 @@ export function crateOf(name) {
   if (/^(dlmalloc|__rust|rust_|__rdl|__rg|memcpy|memmove|memset|memcmp)/.test(crate)) return "std";
   if (crate === "alloc" || crate === "core" || crate === "std") return "std";
   if (/^(wasm_bindgen|__wbg|__wbindgen|__externref)/.test(crate)) return "wasm_bindgen";
+  // wasm-bindgen's export shims: `<class>_<method>_<hash>`, unmangled.
+  if (/_[0-9a-f]{16}$/.test(name) && !/^_(ZN|R)/.test(name)) return "(wasm-bindgen exports)";
   return crate;
 }
 
-/** Code bytes per crate, largest first: [{ crate, bytes, functions }]. */
-export function codeByCrate(bytes) {
+/** Every defined function with its code bytes (body + size prefix), in module order. */
+export function functionSizes(bytes) {
   const secs = sections(bytes);
   const imports = importedFunctions(
     bytes,
@@ -130,18 +138,69 @@ export function codeByCrate(bytes) {
   );
   const code = secs.find((s) => s.id === 10);
   if (!code || names.size === 0) return null;
-  const totals = new Map();
+  const out = [];
   let [count, pos] = leb(bytes, code.start);
   for (let i = 0; i < count; i++) {
     const [size, body] = leb(bytes, pos);
-    const crate = crateOf(names.get(imports + i) ?? "");
-    const t = totals.get(crate) ?? { crate, bytes: 0, functions: 0 };
-    t.bytes += body + size - pos;
-    t.functions++;
-    totals.set(crate, t);
+    out.push({ name: names.get(imports + i) ?? `func${imports + i}`, bytes: body + size - pos });
     pos = body + size;
   }
   const data = secs.filter((s) => s.id === 11).reduce((n, s) => n + s.end - s.start, 0);
-  const rows = [...totals.values(), { crate: "(data segments)", bytes: data, functions: 0 }];
+  return { functions: out, data };
+}
+
+/** Code bytes per crate, largest first: [{ crate, bytes, functions }]. */
+export function codeByCrate(bytes) {
+  const sized = functionSizes(bytes);
+  if (!sized) return null;
+  const totals = new Map();
+  for (const f of sized.functions) {
+    const crate = crateOf(f.name);
+    const t = totals.get(crate) ?? { crate, bytes: 0, functions: 0 };
+    t.bytes += f.bytes;
+    t.functions++;
+    totals.set(crate, t);
+  }
+  const rows = [...totals.values(), { crate: "(data segments)", bytes: sized.data, functions: 0 }];
+  return rows.sort((a, b) => b.bytes - a.bytes);
+}
+
+/** Crates whose generic code is instantiated for other crates' types. */
+const GENERIC = new Set(["std", "hashbrown", "serde", "serde_core", "indexmap", "(other)"]);
+
+/** Names demangled by binutils' c++filt (legacy and v0 Rust) when installed, else as they are. */
+export function demangle(names) {
+  let out;
+  try {
+    out = execFileSync("c++filt", [], { input: names.join("\n"), encoding: "utf8", maxBuffer: 1 << 28 }).split("\n");
+  } catch {
+    return names;
+  }
+  return names.map((n, i) => (out[i] ?? n).replace(/\[[0-9a-f]{16}\]/g, "").replace(/::h[0-9a-f]{16}$/, ""));
+}
+
+/**
+ * Every function with its crate, its origin (for a generic instance of a std,
+ * hashbrown or serde item: the first other crate its demangled name mentions)
+ * and its demangled name, largest first.
+ */
+export function functionsByOrigin(bytes) {
+  const sized = functionSizes(bytes);
+  if (!sized) return null;
+  const crates = sized.functions.map((f) => crateOf(f.name));
+  const known = new Set(crates);
+  const names = demangle(sized.functions.map((f) => f.name));
+  const rows = sized.functions.map((f, i) => {
+    let origin = crates[i];
+    if (GENERIC.has(origin)) {
+      for (const m of names[i].matchAll(/\b([a-z_][a-z0-9_]*)::/g)) {
+        if (known.has(m[1]) && !GENERIC.has(m[1])) {
+          origin = m[1];
+          break;
+        }
+      }
+    }
+    return { name: names[i], crate: crates[i], origin, bytes: f.bytes };
+  });
   return rows.sort((a, b) => b.bytes - a.bytes);
 }

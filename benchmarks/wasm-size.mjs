@@ -3,7 +3,8 @@
 // - the bounded-code add-on (the compiler module, fetched only for code mode),
 // - the total with code mode, and the npm tarball (packed / unpacked, one copy per file);
 // then the largest crates of each module (code bytes from cargo's named output,
-// before wasm-bindgen and wasm-opt: read them as shares).
+// before wasm-bindgen and wasm-opt: read them as shares; with the generic std
+// code instantiated for each crate's types) and its 20 largest functions.
 // Budgets: default ≤ 600 KiB gz, with code mode ≤ 900 KiB gz, tarball ≤ 1 MB packed.
 // Run after `npm run build`:  npm run bench:size   (`--top N` crates per module, default 12)
 // Measures only: prints OVER BUDGET but always exits 0 (tests assert, benchmarks measure).
@@ -13,13 +14,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { codeByCrate } from "./wasm-crates.mjs";
+import { codeByCrate, functionsByOrigin } from "./wasm-crates.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const KiB = 1024;
 const BUDGET = { default: 600 * KiB, withCode: 900 * KiB, packed: 1_000_000 };
 const topArg = process.argv.indexOf("--top");
 const TOP = topArg > 0 ? Number(process.argv[topArg + 1]) : 12;
+const TOP_FUNCTIONS = 20;
 const kib = (n) => `${(n / KiB).toFixed(1)} KiB`;
 
 /** raw, gzip -9 and brotli (quality 11) sizes of one file. */
@@ -78,22 +80,37 @@ console.log(
 );
 
 const crates = {};
+const functions = {};
 for (const [module, name] of [
   ["runtime (holaryn_wasm)", "holaryn_wasm"],
   ["bounded-code compiler (holaryn_code)", "holaryn_code_wasm"],
 ]) {
   const file = join(root, "target/wasm32-unknown-unknown/release", `${name}.wasm`);
-  const rows = existsSync(file) ? codeByCrate(readFileSync(file)) : null;
+  const bytes = existsSync(file) ? readFileSync(file) : null;
+  const rows = bytes ? codeByCrate(bytes) : null;
   if (!rows) {
     console.log(`crates of ${module}: no named cargo output at ${file}`);
     continue;
   }
+  // Generic std/hashbrown/serde code instantiated for a crate's types, counted for that crate too.
+  const funcs = functionsByOrigin(bytes);
+  const byOrigin = new Map();
+  for (const f of funcs) byOrigin.set(f.origin, (byOrigin.get(f.origin) ?? 0) + f.bytes);
   const total = rows.reduce((n, r) => n + r.bytes, 0);
-  crates[module] = rows.slice(0, TOP);
+  crates[module] = rows.slice(0, TOP).map((r) => ({ ...r, withGenerics: byOrigin.get(r.crate) ?? r.bytes }));
   console.log(`largest crates of ${module} (cargo output, code bytes; ${kib(total)} in all)`);
-  for (const r of rows.slice(0, TOP)) {
+  console.log(`  ${"".padEnd(50)}incl. generic code for its types`);
+  for (const r of crates[module]) {
     console.log(
-      `  ${r.crate.padEnd(28)} ${kib(r.bytes).padStart(11)}  ${((100 * r.bytes) / total).toFixed(1).padStart(5)} %`,
+      `  ${r.crate.padEnd(28)} ${kib(r.bytes).padStart(11)}  ${((100 * r.bytes) / total).toFixed(1).padStart(5)} %` +
+        `  ${kib(r.withGenerics).padStart(11)}`,
+    );
+  }
+  functions[module] = funcs.slice(0, TOP_FUNCTIONS).map(({ name, origin, bytes }) => ({ name, origin, bytes }));
+  console.log(`largest functions of ${module} (code bytes, crate its code is for)`);
+  for (const f of functions[module]) {
+    console.log(
+      `  ${String(f.bytes).padStart(7)}  ${f.origin.padEnd(16)} ${f.name.length > 110 ? `${f.name.slice(0, 109)}…` : f.name}`,
     );
   }
 }
@@ -106,6 +123,7 @@ const out = {
   parts,
   tarball,
   crates,
+  functions,
 };
 writeFileSync(join(root, "benchmarks/results/wasm-size.json"), `${JSON.stringify(out, null, 2)}\n`);
 console.log("wrote benchmarks/results/wasm-size.json");

@@ -22,6 +22,8 @@ pub mod fit;
 mod fuse;
 mod index;
 pub mod lexicon;
+mod nfkd;
+mod nfkd_tables;
 mod postings;
 pub mod query;
 pub mod text;

@@ -3,8 +3,7 @@
 //! `server/tool`), stopwords, a light English stemmer, and the verb families
 //! users type.
 
-use unicode_normalization::char::is_combining_mark;
-use unicode_normalization::UnicodeNormalization;
+use super::nfkd::{decompose, is_mark, nfkd};
 
 const STOPWORDS: &[&str] = &[
     "a", "an", "the", "and", "or", "to", "of", "in", "on", "for", "with", "by", "from", "at", "as",
@@ -93,29 +92,17 @@ fn each_word(text: &str, f: impl FnMut(&mut String)) {
     split_spans(&fold(text), f)
 }
 
-/// NFKC, then NFD without combining marks, applied only to the non-ASCII
-/// stretches of `text` (with the ASCII character before each, which marks
-/// may compose with): both normalisations can be cut before any ASCII
-/// character (a starter that never composes with what precedes it), and
-/// ASCII folds to itself.
+/// NFKC, then NFD without combining marks: NFD(NFKC(x)) is NFKD(x), and
+/// canonical reordering only moves marks, so this is each character's
+/// compatibility decomposition without its marks.
 fn fold(text: &str) -> String {
-    let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < b.len() {
-        let Some(j) = b[i..].iter().position(|c| !c.is_ascii()).map(|p| i + p) else {
-            out.push_str(&text[i..]);
-            break;
-        };
-        let start = if j > i { j - 1 } else { i };
-        out.push_str(&text[i..start]);
-        let end = b[j..]
-            .iter()
-            .position(u8::is_ascii)
-            .map_or(b.len(), |p| j + p);
-        let nfkc = text[start..end].nfkc().collect::<String>();
-        out.extend(nfkc.nfd().filter(|c| !is_combining_mark(*c)));
-        i = end;
+    for c in text.chars() {
+        decompose(c, |d| {
+            if !is_mark(d) {
+                out.push(d);
+            }
+        });
     }
     out
 }
@@ -240,18 +227,22 @@ pub fn family_of(word: &str) -> Option<usize> {
     VERB_FAMILIES.iter().position(|f| f.contains(&word))
 }
 
-/// A name lower-cased and NFKC-normalised, for exact-name matching.
+/// A name NFKD-normalised and lower-cased, for exact-name matching (two names
+/// get one key exactly when their NFKC forms lower-case alike: the key is
+/// the NFD of that).
 pub fn exact_key(text: &str) -> String {
     let text = text.trim();
     if text.is_ascii() {
-        return text.to_ascii_lowercase(); // NFKC is the identity on ASCII
+        return text.to_ascii_lowercase(); // NFKD is the identity on ASCII
     }
-    text.nfkc().collect::<String>().to_lowercase()
+    nfkd(text).to_lowercase()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use unicode_normalization::char::is_combining_mark;
+    use unicode_normalization::UnicodeNormalization;
 
     #[test]
     fn stopwords_are_short() {
@@ -338,7 +329,47 @@ mod tests {
             });
             assert_eq!(words(text), slow, "{text:?}");
             let key = text.trim().nfkc().collect::<String>().to_lowercase();
-            assert_eq!(exact_key(text), key, "{text:?}");
+            assert_eq!(exact_key(text), key.nfd().collect::<String>(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn exact_keys_match_when_the_nfkc_keys_do() {
+        let nfkc_key = |t: &str| t.trim().nfkc().collect::<String>().to_lowercase();
+        let mut texts: Vec<String> = mixed_texts().into_iter().take(60).collect();
+        texts.extend(
+            [
+                "Crème",
+                "Cre\u{300}me",
+                "CRÈME",
+                "crème ",
+                "Ｃｒèｍｅ",
+                "ﬁle",
+                "FILE",
+                "Å",
+                "\u{212B}",
+                "A\u{30A}",
+                "a\u{301}\u{323}",
+                "a\u{323}\u{301}",
+                "ΣΑΣ",
+                "σας",
+                "한국",
+                "\u{1112}\u{1161}\u{11AB}",
+                "½",
+                "1⁄2",
+                "İstanbul",
+                "i\u{307}stanbul",
+            ]
+            .map(String::from),
+        );
+        for a in &texts {
+            for b in &texts {
+                assert_eq!(
+                    exact_key(a) == exact_key(b),
+                    nfkc_key(a) == nfkc_key(b),
+                    "{a:?} {b:?}"
+                );
+            }
         }
     }
 }
