@@ -12,6 +12,7 @@
 //! node's verdicts (`gen-differential.mjs`, fixed seed).
 
 use holaryn_core::pattern::{Pattern, PatternError};
+use proptest::prelude::*;
 use serde_json::{json, Value};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/patterns/");
@@ -202,4 +203,20 @@ fn the_official_suite_regex_files_pass() {
         wrong.join("\n")
     );
     assert!(count >= 130, "{count} cases");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Any source either compiles or says why, and a compiled pattern decides
+    /// any string (or runs out of budget) without panicking.
+    #[test]
+    fn arbitrary_sources_never_panic(
+        source in "[ab()\\[\\]{}|?*+^$.\\\\dwsbBkpPuxc0-9<>=!:,-]{0,24}",
+        hay in "[ab1 \n-]{0,12}",
+    ) {
+        if let Ok(p) = Pattern::new(&source) {
+            let _ = p.matches(&hay);
+        }
+    }
 }

@@ -293,7 +293,8 @@ impl Vm<'_> {
                     continue;
                 }
                 Some(&Inst::Backref { group, back }) => {
-                    let (s, e) = (self.slots[2 * group], self.slots[2 * group + 1]);
+                    let slot = |k: usize| self.slots.get(k).copied().unwrap_or(UNSET);
+                    let (s, e) = (slot(2 * group), slot(2 * group + 1));
                     match self.hay.get(s..e) {
                         Some(text) if s != UNSET && e != UNSET => {
                             let hit = if back {
