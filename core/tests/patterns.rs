@@ -5,13 +5,15 @@
 //! astral characters, Rust-only syntax that JavaScript refuses) with strings,
 //! and records for each whether the pattern compiles and which strings it
 //! matches somewhere. The verdicts are JavaScript's `new RegExp(p, "u")`
-//! (`node tests/fixtures/patterns/check-js.mjs` checks every row against
-//! node); a row whose verdict changed from the former `jsonschema` +
-//! `fancy-regex` stack says why in `reason`. `HOLARYN_BLESS=1` rewrites the
+//! (`tests/node/pattern-fixtures.test.mjs` checks every row against node); a
+//! row whose verdict changed from the former `jsonschema` + `fancy-regex`
+//! stack says why in `reason`. `HOLARYN_BLESS=1` rewrites the table's
 //! verdicts. `differential.json` holds generated patterns and strings with
-//! node's verdicts (`gen-differential.mjs`, fixed seed).
+//! node's verdicts (`gen-differential.mjs`, fixed seed), `mcp.json` the real
+//! tools' patterns; the JSON-Schema-Test-Suite's regex files run too.
 
 use holaryn_core::pattern::{Pattern, PatternError};
+use proptest::prelude::*;
 use serde_json::{json, Value};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/patterns/");
@@ -178,11 +180,13 @@ fn the_official_suite_regex_files_pass() {
     for file in [
         "pattern.json",
         "patternProperties.json",
-        "optional-ecmascript-regex.json",
-        "optional-non-bmp-regex.json",
-        "optional-format-regex.json",
+        "optional/ecmascript-regex.json",
+        "optional/non-bmp-regex.json",
+        "optional/format/regex.json",
     ] {
-        let text = std::fs::read_to_string(format!("{DIR}suite/{file}")).expect("suite file");
+        let text =
+            std::fs::read_to_string(format!("{DIR}../json-schema-suite/draft2020-12/{file}"))
+                .expect("suite file");
         let groups: Vec<Value> = serde_json::from_str(&text).expect("suite JSON");
         for group in &groups {
             for case in group["tests"].as_array().into_iter().flatten() {
@@ -202,4 +206,20 @@ fn the_official_suite_regex_files_pass() {
         wrong.join("\n")
     );
     assert!(count >= 130, "{count} cases");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Any source either compiles or says why, and a compiled pattern decides
+    /// any string (or runs out of budget) without panicking.
+    #[test]
+    fn arbitrary_sources_never_panic(
+        source in "[ab()\\[\\]{}|?*+^$.\\\\dwsbBkpPuxc0-9<>=!:,-]{0,24}",
+        hay in "[ab1 \n-]{0,12}",
+    ) {
+        if let Ok(p) = Pattern::new(&source) {
+            let _ = p.matches(&hay);
+        }
+    }
 }

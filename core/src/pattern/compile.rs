@@ -15,6 +15,7 @@ pub(super) fn compile(parsed: Parsed) -> Program {
         regs: 0,
     };
     let anchored = anchored(&parsed.node);
+    let first = first(&parsed.node);
     c.emit(&parsed.node, false);
     c.insts.push(Inst::Match);
     Program {
@@ -23,6 +24,7 @@ pub(super) fn compile(parsed: Parsed) -> Program {
         slots: 2 * (parsed.groups + 1),
         regs: c.regs,
         anchored,
+        first,
     }
 }
 
@@ -230,5 +232,32 @@ fn anchored(node: &Node) -> bool {
         Node::Concat(nodes) => nodes.first().is_some_and(anchored),
         Node::Alt(nodes) => nodes.iter().all(anchored),
         _ => false,
+    }
+}
+
+/// The code points every match starts with, when a match must consume one
+/// first (look-arounds and anchors before it only narrow where it may start).
+fn first(node: &Node) -> Option<Set> {
+    match node {
+        Node::Set(s) => Some((**s).clone()),
+        Node::Group(inner, _) => first(inner),
+        Node::Repeat { node, min, .. } if *min > 0 => first(node),
+        Node::Concat(nodes) => {
+            for n in nodes {
+                match n {
+                    Node::Start | Node::End | Node::WordBoundary(_) | Node::Look { .. } => {}
+                    _ => return first(n),
+                }
+            }
+            None
+        }
+        Node::Alt(nodes) => {
+            let mut out = Set::default();
+            for n in nodes {
+                out.add(&first(n)?);
+            }
+            Some(out.normalize())
+        }
+        _ => None,
     }
 }

@@ -86,6 +86,8 @@ pub(super) struct Program {
     pub regs: usize,
     /// Every match starts at position 0.
     pub anchored: bool,
+    /// Every match starts by consuming one of these code points.
+    pub first: Option<Set>,
 }
 
 /// The step budget ran out before the matcher could decide.
@@ -123,6 +125,16 @@ pub(super) fn search(program: &Program, hay: &str) -> Result<bool, Exhausted> {
     };
     let mut start = 0;
     loop {
+        if let (Some(first), false) = (&program.first, program.anchored) {
+            // Skip the positions where no match can start.
+            match hay
+                .get(start..)
+                .and_then(|rest| rest.char_indices().find(|&(_, c)| first.contains(c as u32)))
+            {
+                Some((at, _)) => start += at,
+                None => return Ok(false),
+            }
+        }
         if vm.run(0, start)? {
             return Ok(true);
         }
@@ -281,7 +293,8 @@ impl Vm<'_> {
                     continue;
                 }
                 Some(&Inst::Backref { group, back }) => {
-                    let (s, e) = (self.slots[2 * group], self.slots[2 * group + 1]);
+                    let slot = |k: usize| self.slots.get(k).copied().unwrap_or(UNSET);
+                    let (s, e) = (slot(2 * group), slot(2 * group + 1));
                     match self.hay.get(s..e) {
                         Some(text) if s != UNSET && e != UNSET => {
                             let hit = if back {

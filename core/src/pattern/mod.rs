@@ -9,8 +9,10 @@
 //!
 //! A small backtracking engine (`parse` → `compile` → `matcher`) with a step
 //! budget proportional to the input: a pattern that would backtrack without
-//! end ((`(a+)+$`) gives [`PatternError::Exhausted`], and [`Pattern::is_match`]
-//! reports that as no match, so such a value is refused, never accepted.
+//! end (`(a+)+$`) gives [`PatternError::Exhausted`]: the caller refuses the
+//! value ([`Pattern::is_match`] says no match, which refuses a `pattern`; a
+//! `patternProperties` key must use [`Pattern::matches`], since there no match
+//! would let the property through unchecked).
 //! Unicode property data (`tables.rs`) is generated from node's own RegExp.
 
 mod class;
@@ -49,7 +51,9 @@ impl Pattern {
         })
     }
 
-    /// Whether the pattern matches somewhere in `haystack` (`false` when undecided: refuse).
+    /// Whether the pattern matches somewhere in `haystack`; `false` when undecided, which
+    /// refuses the value only where no match means refusal (`pattern`). Where a match
+    /// *adds* constraints (`patternProperties` keys), call [`Pattern::matches`] and refuse on `Err`.
     pub fn is_match(&self, haystack: &str) -> bool {
         self.matches(haystack).unwrap_or(false)
     }
