@@ -4,7 +4,9 @@
 //! where we differ from the suite (`core/tests/json_schema_suite.expected`);
 //! and a differential test against the `jsonschema` crate (a dev-dependency
 //! only) on every suite case and on the input schemas of the MCP fixture
-//! tools with generated instances (`core/tests/json_schema_diff.expected`).
+//! tools with generated instances: same verdict, same errors (pointer,
+//! message, order), and the same first meta-schema error for broken copies of
+//! the schemas (`core/tests/json_schema_diff.expected`).
 //!
 //! `SUITE_WRITE=1 cargo test -p holaryn-core --test json_schema_suite`
 //! rewrites both lists (reasons of known lines are kept, new ones say TODO).
@@ -232,12 +234,82 @@ fn instances(schema: &Value) -> Vec<Value> {
     }
     out.push(Value::Object(full.clone()));
     out.push(Value::Object(flipped));
+    for odd in [json!([1, {"q": null}]), json!("s"), json!(-1.5)] {
+        let all = full.keys().map(|k| (k.clone(), odd.clone())).collect();
+        out.push(Value::Object(all));
+    }
     if let Some((k, _)) = full.iter().next() {
         let k = k.clone();
         full.remove(&k);
         out.push(Value::Object(full));
     }
     out
+}
+
+/// Every error as (instance pointer, message), in report order.
+fn errors_ours(schema: &Value, data: &Value) -> Vec<(String, String)> {
+    validator_for(schema)
+        .map(|v| {
+            v.iter_errors(data)
+                .map(|e| (e.pointer, e.message))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn errors_theirs(schema: &Value, data: &Value) -> Vec<(String, String)> {
+    jsonschema::validator_for(schema)
+        .map(|v| {
+            v.iter_errors(data)
+                .map(|e| (e.instance_path().to_string(), e.to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The schema with one of its first property's keywords broken (the meta-schema refuses each).
+fn broken(schema: &Value) -> Vec<(&'static str, Value)> {
+    let Some(first) = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .and_then(|p| p.keys().next().cloned())
+    else {
+        return Vec::new();
+    };
+    let breaks = [
+        ("type", json!(7)),
+        ("type", json!("strin")),
+        ("minimum", json!("zero")),
+        ("minLength", json!(-1)),
+        ("required", json!("a")),
+        ("enum", json!(3)),
+        ("items", json!(5)),
+        ("pattern", json!(3)),
+        ("properties", json!([])),
+        ("additionalProperties", json!("no")),
+        ("$ref", json!(5)),
+    ];
+    breaks
+        .into_iter()
+        .map(|(k, v)| {
+            let mut bad = schema.clone();
+            bad["properties"][&first][k] = v;
+            (k, bad)
+        })
+        .collect()
+}
+
+/// What registration reports for a schema its meta-schema refuses: (pointer, message).
+fn first_meta_error_ours(schema: &Value) -> Option<(String, String)> {
+    let draft = Draft::detect(schema)?;
+    let meta = holaryn_core::jsonschema::meta::validator(draft).ok()?;
+    meta.validate(schema).err().map(|e| (e.pointer, e.message))
+}
+
+fn first_meta_error_theirs(schema: &Value) -> Option<(String, String)> {
+    jsonschema::meta::validate(schema)
+        .err()
+        .map(|e| (e.instance_path().to_string(), e.to_string()))
 }
 
 #[test]
@@ -274,13 +346,41 @@ fn same_verdicts_as_the_jsonschema_crate() {
                 continue;
             };
             tools += 1;
+            let tool_name = tool["name"].as_str().unwrap_or("?");
             for (i, data) in instances(schema).iter().enumerate() {
                 let a = ours(schema, None, data);
                 let b = theirs(schema, None, data);
                 if a != b {
                     found.insert(
-                        format!("mcp:{name}:{}#{i}", tool["name"].as_str().unwrap_or("?")),
+                        format!("mcp:{name}:{tool_name}#{i}"),
                         format!("jsonschema: {}, ours: {}", verdict(b), verdict(a)),
+                    );
+                } else {
+                    let (x, y) = (errors_ours(schema, data), errors_theirs(schema, data));
+                    if x != y {
+                        let format_only = y
+                            .iter()
+                            .filter(|(_, m)| !m.contains(" is not a \""))
+                            .eq(x.iter());
+                        if std::env::var_os("SUITE_DEBUG").is_some() && !format_only {
+                            eprintln!("{tool_name} {data}\n ours   {x:?}\n theirs {y:?}");
+                        }
+                        let what = if format_only {
+                            "only jsonschema's format errors differ"
+                        } else {
+                            "same verdict, other errors (pointer, message, order)"
+                        };
+                        found.insert(format!("errors:mcp:{name}:{tool_name}#{i}"), what.into());
+                    }
+                }
+            }
+            for (k, bad) in broken(schema) {
+                let a = first_meta_error_ours(&bad);
+                let b = first_meta_error_theirs(&bad);
+                if a != b {
+                    found.insert(
+                        format!("meta:mcp:{name}:{tool_name}:{k}"),
+                        format!("jsonschema: {b:?}, ours: {a:?}"),
                     );
                 }
             }

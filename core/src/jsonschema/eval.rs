@@ -54,6 +54,8 @@ pub struct Eval<'v, 'i> {
     pub errors: Vec<ValidationError>,
     path: Vec<Seg<'i>>,
     depth: usize,
+    /// (schema, instance) addresses of the references being followed.
+    active: Vec<(usize, usize)>,
 }
 
 /// The keyword's place in the report order (`None`: not a keyword of `draft`).
@@ -105,6 +107,16 @@ fn priority(k: &str, draft: Draft) -> Option<u8> {
     })
 }
 
+/// One `required` name in an object closed by `additionalProperties: false`
+/// with `properties` and no `patternProperties`: the crate checks it with the
+/// closed object, so it is reported right after `additionalProperties`.
+fn closed_single(obj: &Map<String, Value>, required: &Value) -> bool {
+    required.as_array().is_some_and(|r| r.len() == 1)
+        && obj.get("additionalProperties") == Some(&Value::Bool(false))
+        && obj.contains_key("properties")
+        && !obj.contains_key("patternProperties")
+}
+
 impl<'v, 'i> Eval<'v, 'i> {
     /// A fresh evaluation over `ix`.
     pub fn new(ix: &'v Index, collect: bool) -> Self {
@@ -115,6 +127,7 @@ impl<'v, 'i> Eval<'v, 'i> {
             errors: Vec::new(),
             path: Vec::new(),
             depth: 0,
+            active: Vec::new(),
         }
     }
 
@@ -164,7 +177,7 @@ impl<'v, 'i> Eval<'v, 'i> {
         };
         if self.depth >= MAX_DEPTH {
             return self.fail(ErrorKind::Other, || {
-                format!("the schema recursion is deeper than {MAX_DEPTH} levels (a `$ref` cycle that never consumes the instance?)")
+                format!("the schema and instance are nested too deeply to validate (more than {MAX_DEPTH} schemas deep)")
             });
         }
         let entered = match self.ix.roots.get(&addr(s)) {
@@ -220,9 +233,14 @@ impl<'v, 'i> Eval<'v, 'i> {
         if draft <= Draft::Draft7 && obj.contains_key("$ref") {
             return self.reference(s, inst, ann);
         }
-        let mut keys: Vec<(u8, &'v str, &'v Value)> = obj
+        let mut keys: Vec<(u16, &'v str, &'v Value)> = obj
             .iter()
-            .filter_map(|(k, v)| priority(k, draft).map(|p| (p, k.as_str(), v)))
+            .filter_map(|(k, v)| priority(k, draft).map(|p| (u16::from(p) * 2, k.as_str(), v)))
+            .map(|(p, k, v)| {
+                // Right after `additionalProperties` (42).
+                let closed = k == "required" && closed_single(obj, v);
+                (if closed { 85 } else { p }, k, v)
+            })
             .collect();
         keys.sort_by_key(|k| k.0);
         let mut ok = true;
@@ -285,6 +303,13 @@ impl<'v, 'i> Eval<'v, 'i> {
         let Some(target) = self.ix.get(loc) else {
             return true;
         };
+        // A reference cycle that consumes nothing of the instance adds no
+        // constraint (as the `jsonschema` crate has it): it holds.
+        let key = (addr(target), addr(inst));
+        if self.active.contains(&key) {
+            return true;
+        }
+        self.active.push(key);
         let pushed = self.scope.last() != Some(&res);
         if pushed {
             self.scope.push(res);
@@ -293,6 +318,7 @@ impl<'v, 'i> Eval<'v, 'i> {
         if pushed {
             self.scope.pop();
         }
+        self.active.pop();
         ok
     }
 

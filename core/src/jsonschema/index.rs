@@ -15,8 +15,9 @@ use std::sync::Arc;
 
 /// Base URI of a schema without `$id` (as the `jsonschema` crate uses).
 pub const DEFAULT_BASE: &str = "json-schema:///";
-/// Deepest schema nesting walked or evaluated.
-pub const MAX_DEPTH: usize = 256;
+/// Deepest schema nesting walked, and deepest chain of schemas evaluated
+/// (meta-validation takes about six per level of a schema's nesting).
+pub const MAX_DEPTH: usize = 512;
 
 /// A place in one of the documents.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -31,13 +31,24 @@ impl<'v, 'i> Eval<'v, 'i> {
         let mut ok = true;
         match (k, v) {
             ("properties", Value::Object(props)) => {
-                for (name, sub) in props {
-                    if let Some((key, val)) = map.get_key_value(name) {
-                        ok &= self.child(Seg::Key(key), sub, val, &mut Ann::default());
-                        ann.props.push(key);
-                        if !ok && !self.collect {
-                            return false;
-                        }
+                // The crate's order: the instance's, unless a small `properties`
+                // meets an object with many more members.
+                let schema_order = props.len() < 15 && map.len() > props.len() * 4;
+                let pairs: Vec<(&'i String, &'i Value, &'v Value)> = if schema_order {
+                    props
+                        .iter()
+                        .filter_map(|(n, sub)| map.get_key_value(n).map(|(k, v)| (k, v, sub)))
+                        .collect()
+                } else {
+                    map.iter()
+                        .filter_map(|(k, v)| props.get(k).map(|sub| (k, v, sub)))
+                        .collect()
+                };
+                for (key, val, sub) in pairs {
+                    ok &= self.child(Seg::Key(key), sub, val, &mut Ann::default());
+                    ann.props.push(key);
+                    if !ok && !self.collect {
+                        return false;
                     }
                 }
             }
@@ -345,13 +356,7 @@ impl<'v, 'i> Eval<'v, 'i> {
             ("type", Value::Array(ts), _) => {
                 ts.iter()
                     .any(|t| t.as_str().is_some_and(|t| has_type(inst, t, draft)))
-                    || self.fail(ErrorKind::Type, || {
-                        let names: Vec<String> = ts
-                            .iter()
-                            .map(|t| format!("\"{}\"", t.as_str().unwrap_or("")))
-                            .collect();
-                        format!("{inst} is not of types {}", names.join(", "))
-                    })
+                    || self.fail(ErrorKind::Type, || type_message(inst, ts))
             }
             ("enum", Value::Array(options), _) => {
                 options.iter().any(|o| equal(o, inst))
@@ -446,4 +451,21 @@ impl<'v, 'i> Eval<'v, 'i> {
             _ => true,
         }
     }
+}
+
+/// `x is not of type "t"`, or `x is not of types "a", "b"` in the crate's canonical type order.
+fn type_message(inst: &Value, types: &[Value]) -> String {
+    const ORDER: [&str; 7] = [
+        "null", "boolean", "integer", "number", "string", "array", "object",
+    ];
+    let names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+    if let [one] = names.as_slice() {
+        return format!("{inst} is not of type \"{one}\"");
+    }
+    let sorted: Vec<String> = ORDER
+        .iter()
+        .filter(|t| names.contains(t))
+        .map(|t| format!("\"{t}\""))
+        .collect();
+    format!("{inst} is not of types {}", sorted.join(", "))
 }

@@ -147,3 +147,66 @@ pub fn validator_with_draft(schema: &Value, draft: Draft) -> Result<Validator, C
     let index = Index::build(Arc::new(schema.clone()), draft)?;
     Ok(Validator { index })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn errors(schema: Value, instance: Value) -> Vec<(String, String)> {
+        let v = validator_for(&schema).expect("compiles");
+        v.iter_errors(&instance)
+            .map(|e| (e.pointer, e.message))
+            .collect()
+    }
+
+    #[test]
+    fn messages_are_worded_as_before() {
+        let schema = json!({"type": "object", "required": ["x"], "additionalProperties": false,
+            "properties": {"n": {"type": "integer"}, "t": {"type": ["string", "null"]}}});
+        assert_eq!(
+            errors(schema, json!({"n": 1.5, "t": 3, "a/b": 1})),
+            // One `required` name in a closed object comes last, as the crate had it.
+            vec![
+                ("/n".into(), "1.5 is not of type \"integer\"".into()),
+                ("/t".into(), "3 is not of types \"null\", \"string\"".into()),
+                (
+                    "".into(),
+                    "Additional properties are not allowed ('a/b' was unexpected)".into()
+                ),
+                ("".into(), "\"x\" is a required property".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn deep_nesting_fails_clearly_and_cycles_hold() {
+        let nest = |n: usize| {
+            let (mut s, mut i) = (json!({"type": "string"}), json!("x"));
+            for _ in 0..n {
+                s = json!({"type": "object", "properties": {"a": s}});
+                i = json!({"a": i});
+            }
+            (s, i)
+        };
+        let (s, i) = nest(40);
+        assert!(validator_for(&s).expect("compiles").is_valid(&i));
+        let (s, _) = nest(400);
+        let err = validator_for(&s).err().expect("too deep");
+        assert!(err.message.contains("nested too deeply"), "{err}");
+        // A `$ref` cycle that consumes nothing adds no constraint.
+        let cycle = json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"});
+        assert!(validator_for(&cycle).expect("compiles").is_valid(&json!(1)));
+    }
+
+    #[test]
+    fn remote_references_and_unknown_drafts_do_not_compile() {
+        assert!(validator_for(&json!({"$ref": "https://example.com/s.json"})).is_err());
+        let draft3 = json!({"$schema": "http://json-schema.org/draft-03/schema#"});
+        assert_eq!(Draft::detect(&draft3), None);
+        assert!(validator_for(&draft3).is_err());
+        let meta = json!({"$ref": "http://json-schema.org/draft-07/schema#"});
+        let v = validator_for(&meta).expect("embedded meta-schemas resolve");
+        assert!(!v.is_valid(&json!({"type": 7})));
+    }
+}
