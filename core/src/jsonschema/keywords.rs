@@ -107,14 +107,8 @@ impl<'v, 'i> Eval<'v, 'i> {
                         refused.push(key.clone());
                     }
                 }
-                if !refused.is_empty() {
-                    return self.fail(ErrorKind::Other, || {
-                        format!(
-                            "Unevaluated properties are not allowed ({}{}",
-                            quoted_list(&refused),
-                            unexpected_suffix(refused.len())
-                        )
-                    });
+                if !self.unevaluated("properties", &refused) {
+                    return false;
                 }
                 ann.all_props = true;
             }
@@ -164,25 +158,54 @@ impl<'v, 'i> Eval<'v, 'i> {
                 }
             }
             ("minProperties" | "maxProperties", limit) => {
-                let Some(n) = count(limit) else { return true };
-                let len = map.len() as u64;
-                let (bad, word) = if k == "minProperties" {
-                    (len < n, "less")
-                } else {
-                    (len > n, "more")
-                };
-                if bad {
-                    return self.fail(ErrorKind::Other, || {
-                        format!(
-                            "{inst} has {word} than {n} propert{}",
-                            plural(n, "y", "ies")
-                        )
-                    });
-                }
+                let words = ["has less than", "has more than"];
+                let min = k == "minProperties";
+                return self.bound(
+                    inst,
+                    min,
+                    map.len(),
+                    limit,
+                    words,
+                    ("property", "properties"),
+                );
             }
             _ => {}
         }
         ok
+    }
+
+    /// `unevaluated{Properties,Items}` refused these (none: it holds).
+    fn unevaluated(&mut self, what: &str, refused: &[String]) -> bool {
+        refused.is_empty()
+            || self.fail(ErrorKind::Other, || {
+                format!(
+                    "Unevaluated {what} are not allowed ({}{}",
+                    quoted_list(refused),
+                    unexpected_suffix(refused.len())
+                )
+            })
+    }
+
+    /// `min*`/`max*`: `len` against the keyword's `limit`, worded `{inst} {word} {n} {unit}`.
+    fn bound(
+        &mut self,
+        inst: &Value,
+        min: bool,
+        len: usize,
+        limit: &Value,
+        words: [&str; 2],
+        unit: (&'static str, &'static str),
+    ) -> bool {
+        let Some(n) = count(limit) else { return true };
+        let len = len as u64;
+        let (bad, word) = if min {
+            (len < n, words[0])
+        } else {
+            (len > n, words[1])
+        };
+        !bad || self.fail(ErrorKind::Other, || {
+            format!("{inst} {word} {n} {}", plural(n, unit.0, unit.1))
+        })
     }
 
     fn quietly_child(&mut self, seg: Seg<'i>, s: &'v Value, inst: &'i Value) -> bool {
@@ -263,14 +286,8 @@ impl<'v, 'i> Eval<'v, 'i> {
                         refused.push(item.to_string());
                     }
                 }
-                if !refused.is_empty() {
-                    return self.fail(ErrorKind::Other, || {
-                        format!(
-                            "Unevaluated items are not allowed ({}{}",
-                            quoted_list(&refused),
-                            unexpected_suffix(refused.len())
-                        )
-                    });
+                if !self.unevaluated("items", &refused) {
+                    return false;
                 }
                 ann.all_items = true;
             }
@@ -311,18 +328,9 @@ impl<'v, 'i> Eval<'v, 'i> {
                 }
             }
             ("minItems" | "maxItems", limit) => {
-                let Some(n) = count(limit) else { return true };
-                let len = items.len() as u64;
-                let (bad, word) = if k == "minItems" {
-                    (len < n, "less")
-                } else {
-                    (len > n, "more")
-                };
-                if bad {
-                    return self.fail(ErrorKind::Other, || {
-                        format!("{inst} has {word} than {n} item{}", plural(n, "", "s"))
-                    });
-                }
+                let words = ["has less than", "has more than"];
+                let min = k == "minItems";
+                return self.bound(inst, min, items.len(), limit, words, ("item", "items"));
             }
             ("uniqueItems", Value::Bool(true)) => {
                 let dup = items
@@ -402,16 +410,10 @@ impl<'v, 'i> Eval<'v, 'i> {
                     })
             }
             ("minLength" | "maxLength", limit, Value::String(s)) => {
-                let Some(n) = count(limit) else { return true };
-                let len = s.chars().count() as u64;
-                let (bad, word) = if k == "minLength" {
-                    (len < n, "shorter")
-                } else {
-                    (len > n, "longer")
-                };
-                !bad || self.fail(ErrorKind::Other, || {
-                    format!("{inst} is {word} than {n} character{}", plural(n, "", "s"))
-                })
+                let words = ["is shorter than", "is longer than"];
+                let min = k == "minLength";
+                let len = s.chars().count();
+                self.bound(inst, min, len, limit, words, ("character", "characters"))
             }
             ("pattern", Value::String(p), Value::String(s)) => {
                 self.matches(p, s)

@@ -7,12 +7,12 @@
 //! `$ref` does not compile); `format` asserts by default in drafts 4–7 only;
 //! messages are worded as that crate worded them.
 //!
-//! - [`index`]: documents, resources, anchors, reference resolution, patterns;
-//! - [`uri`]: RFC 3986 reference resolution;
-//! - [`eval`] and [`keywords`]: evaluation and annotations;
-//! - [`value`]: JSON equality and number semantics;
+//! - `index`: documents, resources, anchors, reference resolution, patterns;
+//! - `uri`: RFC 3986 reference resolution;
+//! - `eval` and `keywords`: evaluation and annotations;
+//! - `value`: JSON equality and number semantics;
 //! - [`meta`]: embedded meta-schemas;
-//! - [`format`]: the `format` checks;
+//! - [`format`](mod@format): the `format` checks;
 //! - [`error`]: errors and their messages.
 
 pub mod error;
