@@ -52,7 +52,7 @@ pub struct Eval<'v, 'i> {
     pub(super) collect: bool,
     /// The errors found (when collecting).
     pub errors: Vec<ValidationError>,
-    path: Vec<Seg<'i>>,
+    pub(super) path: Vec<Seg<'i>>,
     depth: usize,
     /// (schema, instance) addresses of the references being followed.
     active: Vec<(usize, usize)>,

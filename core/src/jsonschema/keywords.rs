@@ -5,16 +5,25 @@ use super::error::{enum_message, plural, quoted_list, unexpected_suffix, ErrorKi
 use super::eval::{Ann, Eval, Seg};
 use super::value::{base64_decode, cmp_numbers, count, equal, has_type, is_multiple_of};
 use super::Draft;
+use crate::pattern::PatternError;
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 
 impl<'v, 'i> Eval<'v, 'i> {
-    /// Whether `key` matches one of `patternProperties`' patterns.
-    fn matches(&self, pattern: &str, key: &str) -> bool {
+    /// Whether `pattern` matches `text` (`false` when undecided: a `pattern` refuses).
+    fn matches(&self, pattern: &str, text: &str) -> bool {
         self.ix
             .patterns
             .get(pattern)
-            .is_some_and(|p| p.is_match(key))
+            .is_some_and(|p| p.is_match(text))
+    }
+
+    /// A `patternProperties` key: `Err` when the pattern cannot decide (the instance is refused).
+    fn key_matches(&self, pattern: &str, key: &str) -> Result<bool, PatternError> {
+        self.ix
+            .patterns
+            .get(pattern)
+            .map_or(Ok(false), |p| p.matches(key))
     }
 
     pub(super) fn object(
@@ -55,7 +64,23 @@ impl<'v, 'i> Eval<'v, 'i> {
             ("patternProperties", Value::Object(pats)) => {
                 for (key, val) in map {
                     for (p, sub) in pats {
-                        if self.matches(p, key) {
+                        let Ok(hit) = self.key_matches(p, key) else {
+                            // Undecided: never skip the key's subschema.
+                            self.path.push(Seg::Key(key));
+                            ok = self.fail(ErrorKind::Other, || {
+                                format!(
+                                    "{} cannot be checked against \"{p}\": {}",
+                                    Value::from(key.as_str()),
+                                    PatternError::Exhausted
+                                )
+                            });
+                            self.path.pop();
+                            if !self.collect {
+                                return false;
+                            }
+                            continue;
+                        };
+                        if hit {
                             ok &= self.child(Seg::Key(key), sub, val, &mut Ann::default());
                             ann.props.push(key);
                             if !ok && !self.collect {
@@ -72,7 +97,10 @@ impl<'v, 'i> Eval<'v, 'i> {
                     .iter()
                     .filter(|(key, _)| {
                         !props.is_some_and(|p| p.contains_key(*key))
-                            && !pats.is_some_and(|p| p.keys().any(|p| self.matches(p, key)))
+                            && !pats.is_some_and(|p| {
+                                // Undecided keys are refused by `patternProperties`.
+                                p.keys().any(|p| self.key_matches(p, key) != Ok(false))
+                            })
                     })
                     .collect();
                 if *sub == Value::Bool(false) && !extra.is_empty() {

@@ -200,6 +200,19 @@ mod tests {
     }
 
     #[test]
+    fn an_undecided_pattern_property_refuses_the_instance() {
+        let schema = json!({"patternProperties": {"^(a+)+$": {"type": "integer"}},
+            "additionalProperties": true});
+        let v = validator_for(&schema).expect("compiles");
+        let key = format!("{}b", "a".repeat(40));
+        let errors: Vec<_> = v.iter_errors(&json!({key.clone(): "x"})).collect();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].pointer, format!("/{key}"));
+        assert!(!v.is_valid(&json!({key: 1})));
+        assert!(v.is_valid(&json!({"aaa": 1})));
+    }
+
+    #[test]
     fn remote_references_and_unknown_drafts_do_not_compile() {
         assert!(validator_for(&json!({"$ref": "https://example.com/s.json"})).is_err());
         let draft3 = json!({"$schema": "http://json-schema.org/draft-03/schema#"});
