@@ -18,7 +18,7 @@
 //! inspect is reported as `descriptor.invalid_schema` there too, never as
 //! `args.invalid`.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
@@ -89,7 +89,7 @@ pub fn check_compilable(schema: &Value) -> Result<(), Uncompilable> {
 
 /// Compile `schema` exactly as the gate will, mapping a failure to its pointer.
 pub fn compile(schema: &Value) -> Result<(), Uncompilable> {
-    jsonschema::validator_for(schema)
+    crate::jsonschema::validator_for(schema)
         .map(drop)
         .map_err(|e| Uncompilable {
             pointer: e.instance_path().to_string(),
@@ -236,7 +236,7 @@ fn check_pattern(pattern: &str) -> Result<(), String> {
     let verdict = match cached {
         Some(v) => v,
         None => {
-            let v = jsonschema::validator_for(&json!({ "pattern": pattern }))
+            let v = crate::pattern::Pattern::new(pattern)
                 .err()
                 .map(|e| format!("`{pattern}` is not a valid regular expression: {e}"));
             PATTERNS.with(|c| {
@@ -264,6 +264,7 @@ fn escape(key: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn local_refs_resolve_and_missing_ones_are_named() {

@@ -6,6 +6,7 @@ use crate::descriptor::{
 };
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::json_digest;
+use crate::jsonschema::{validator_for, Draft, Validator};
 use crate::schemas::{fast_hash, same_order, SchemaPool};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -20,13 +21,11 @@ pub const MAX_NAME_BYTES: usize = 128;
 /// registry versions (compiling every schema at registration is costly in
 /// wasm; registration checks schemas against the cached meta-schema instead).
 #[derive(Clone, Default)]
-pub struct SchemaValidator(
-    Arc<std::sync::OnceLock<std::result::Result<jsonschema::Validator, String>>>,
-);
+pub struct SchemaValidator(Arc<std::sync::OnceLock<std::result::Result<Validator, String>>>);
 
 /// A [`SchemaValidator`] that does not keep its compiled form alive.
 pub type WeakValidator =
-    std::sync::Weak<std::sync::OnceLock<std::result::Result<jsonschema::Validator, String>>>;
+    std::sync::Weak<std::sync::OnceLock<std::result::Result<Validator, String>>>;
 
 impl SchemaValidator {
     /// A reference that does not keep the validator alive.
@@ -40,18 +39,15 @@ impl SchemaValidator {
     }
 
     /// The compiled validator for `schema` (the schema it was created for), or why it does not compile.
-    pub fn get(&self, schema: &Value) -> std::result::Result<&jsonschema::Validator, &str> {
+    pub fn get(&self, schema: &Value) -> std::result::Result<&Validator, &str> {
         self.0
-            .get_or_init(|| jsonschema::validator_for(schema).map_err(|e| e.to_string()))
+            .get_or_init(|| validator_for(schema).map_err(|e| e.to_string()))
             .as_ref()
             .map_err(String::as_str)
     }
 }
 
-type MetaEntry = (
-    jsonschema::Draft,
-    Rc<jsonschema::meta::MetaValidator<'static>>,
-);
+type MetaEntry = (Draft, Rc<Validator>);
 
 /// Meta-schema validators, built once per draft and shared by clones.
 #[derive(Clone, Default)]
@@ -66,15 +62,11 @@ impl std::fmt::Debug for MetaCache {
 }
 
 impl MetaCache {
-    fn validator(
-        &self,
-        draft: jsonschema::Draft,
-        schema: &Value,
-    ) -> std::result::Result<Rc<jsonschema::meta::MetaValidator<'static>>, String> {
+    fn validator(&self, draft: Draft) -> std::result::Result<Rc<Validator>, String> {
         if let Some((_, v)) = self.0.borrow().iter().find(|(d, _)| *d == draft) {
             return Ok(v.clone());
         }
-        let v = Rc::new(jsonschema::meta::validator_for(schema).map_err(|e| e.to_string())?);
+        let v = crate::jsonschema::meta::validator(draft)?;
         self.0.borrow_mut().push((draft, v.clone()));
         Ok(v)
     }
@@ -131,16 +123,13 @@ pub fn check_schema(tool: &str, field: &str, schema: &Value, metas: &MetaCache) 
             None,
         ));
     }
-    let draft = jsonschema::Draft::default().detect(schema);
-    if draft == jsonschema::Draft::Unknown {
+    let Some(draft) = Draft::detect(schema) else {
         return Err(invalid(
             "unsupported `$schema`: use draft-04, -06, -07, 2019-09 or 2020-12".into(),
             Some("/$schema".into()),
         ));
-    }
-    let meta = metas
-        .validator(draft, schema)
-        .map_err(|m| invalid(m, None))?;
+    };
+    let meta = metas.validator(draft).map_err(|m| invalid(m, None))?;
     if let Err(err) = meta.validate(schema) {
         let ptr = err.instance_path().to_string();
         return Err(invalid(

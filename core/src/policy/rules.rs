@@ -1,7 +1,7 @@
 //! `{allow, deny}` rule sets and the project policy file.
 //!
 //! Host session rules and the project file share one shape and one check:
-//! the value is validated with the jsonschema crate against the schema that
+//! the value is validated with our validator (`crate::jsonschema`) against the schema that
 //! ships in the repo (`schemas/tool-policy.schema.json`), then every entry is
 //! parsed by [`Pattern::parse`]. The schema's `pattern` and the parser
 //! describe the same grammar; the parser's wording is preferred in messages.
@@ -11,7 +11,7 @@
 
 use super::pattern::Pattern;
 use crate::error::{line_col_utf16, Error, ErrorCode, Result};
-use jsonschema::error::ValidationErrorKind;
+use crate::jsonschema::{ErrorKind as ValidationErrorKind, Validator};
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -42,13 +42,12 @@ fn escape_token(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-fn validator() -> std::result::Result<&'static jsonschema::Validator, String> {
-    static VALIDATOR: OnceLock<std::result::Result<jsonschema::Validator, String>> =
-        OnceLock::new();
+fn validator() -> std::result::Result<&'static Validator, String> {
+    static VALIDATOR: OnceLock<std::result::Result<Validator, String>> = OnceLock::new();
     VALIDATOR
         .get_or_init(|| {
             let schema: Value = serde_json::from_str(POLICY_SCHEMA).map_err(|e| e.to_string())?;
-            jsonschema::validator_for(&schema).map_err(|e| e.to_string())
+            crate::jsonschema::validator_for(&schema).map_err(|e| e.to_string())
         })
         .as_ref()
         .map_err(|e| format!("the shipped policy schema is broken: {e}"))
@@ -77,17 +76,17 @@ fn schema_check(value: &Value, file: Option<&str>) -> Result<()> {
             Err(why) => why,
             Ok(_) => err.to_string(),
         },
-        (Some(v), ValidationErrorKind::Type { .. }) if pointer.is_empty() => {
+        (Some(v), ValidationErrorKind::Type) if pointer.is_empty() => {
             format!("the policy must be a JSON object, not {}", kind_of(v))
         }
-        (Some(v), ValidationErrorKind::Type { .. }) if is_list_pointer(&pointer) => {
+        (Some(v), ValidationErrorKind::Type) if is_list_pointer(&pointer) => {
             format!(
                 "`{}` must be an array of entries, not {}",
                 &pointer[1..],
                 kind_of(v)
             )
         }
-        (Some(v), ValidationErrorKind::Type { .. }) if is_entry_pointer(&pointer) => {
+        (Some(v), ValidationErrorKind::Type) if is_entry_pointer(&pointer) => {
             format!("an entry must be a string, not {}", kind_of(v))
         }
         _ => err.to_string(),
