@@ -133,4 +133,19 @@ fn the_longest_spelled_name_wins_and_the_provider_named_decides() {
     ] {
         assert_eq!(top(&mut rt, &sid, q).0, want, "{q}");
     }
+    // Sentence punctuation ends a run: "firecrawl: search" spells no name.
+    let out = rt
+        .tool_search(
+            &sid,
+            &json!({"query": "firecrawl: search github issues"}),
+            1,
+        )
+        .expect("search");
+    assert!(
+        out.results
+            .iter()
+            .all(|r| !r.why.iter().any(|w| w == "named in the request")),
+        "{:?}",
+        out.results
+    );
 }

@@ -5,7 +5,7 @@ use super::entities::{Kind, Kinds, KINDS};
 use super::fit::param_kinds;
 use super::fuse::{fuse, Cand};
 use super::mention::Mentions;
-use super::postings::{exact_keys, Store, FIELDS};
+use super::postings::{exact_keys, toggle_slot, Store, FIELDS};
 use super::query::{read, Request};
 use super::text::{exact_key, family_of, stem, VERB_FAMILIES};
 use crate::descriptor::ToolDescriptor;
@@ -324,19 +324,7 @@ impl SearchIndex {
         let mut names = Vec::new();
         field_names(&tool.input_schema, 0, &mut 64, &mut names);
         for name in names {
-            if add {
-                let docs = self.field_docs.entry(name).or_default();
-                if let Err(i) = docs.binary_search(&slot) {
-                    docs.insert(i, slot);
-                }
-            } else if let Some(docs) = self.field_docs.get_mut(&name) {
-                if let Ok(i) = docs.binary_search(&slot) {
-                    docs.remove(i);
-                }
-                if docs.is_empty() {
-                    self.field_docs.remove(&name);
-                }
-            }
+            toggle_slot(&mut self.field_docs, name, slot, add);
         }
     }
 

@@ -20,7 +20,7 @@
 //! Storage is incremental like the postings: each tool adds or removes only
 //! its own spaced names ([`Mentions::insert`], [`Mentions::remove`]).
 
-use super::postings::Store;
+use super::postings::{toggle_slot, Store};
 use super::text::{exact_key, words};
 use crate::descriptor::ToolDescriptor;
 use std::collections::HashMap;
@@ -120,24 +120,16 @@ impl Mentions {
     pub fn set(&mut self, slot: u32, tool: &ToolDescriptor, add: bool) {
         for key in spaced_names(tool) {
             let first = key.split(' ').next().unwrap_or_default().to_string();
+            if !toggle_slot(&mut self.phrases, key, slot, add) {
+                continue;
+            }
+            let count = self.firsts.entry(first.clone()).or_default();
             if add {
-                let docs = self.phrases.entry(key).or_default();
-                if let Err(i) = docs.binary_search(&slot) {
-                    docs.insert(i, slot);
-                    *self.firsts.entry(first).or_default() += 1;
-                }
-            } else if let Some(docs) = self.phrases.get_mut(&key) {
-                if let Ok(i) = docs.binary_search(&slot) {
-                    docs.remove(i);
-                    if let Some(c) = self.firsts.get_mut(&first) {
-                        *c -= 1;
-                        if *c == 0 {
-                            self.firsts.remove(&first);
-                        }
-                    }
-                }
-                if docs.is_empty() {
-                    self.phrases.remove(&key);
+                *count += 1;
+            } else {
+                *count = count.saturating_sub(1);
+                if *count == 0 {
+                    self.firsts.remove(&first);
                 }
             }
         }
