@@ -39,6 +39,9 @@ const QUERIES: &[&str] = &[
     "list files but not directories",
     // A later step sharing the next step's object.
     "fetch the page and then take a screenshot",
+    // Names mentioned in a sentence (identifier, spelled out, aliases changed).
+    "please call `create_issue` from github",
+    "use alias_9_1 or alias 18 2 then send message",
 ];
 
 /// Several phrasings of one request (fused) and their verdict.

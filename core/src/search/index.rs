@@ -4,7 +4,8 @@
 use super::entities::{Kind, Kinds, KINDS};
 use super::fit::param_kinds;
 use super::fuse::{fuse, Cand};
-use super::postings::{exact_keys, Store, FIELDS};
+use super::mention::Mentions;
+use super::postings::{exact_keys, toggle_slot, Store, FIELDS};
 use super::query::{read, Request};
 use super::text::{exact_key, family_of, stem, VERB_FAMILIES};
 use crate::descriptor::ToolDescriptor;
@@ -93,6 +94,8 @@ struct Scored<'a> {
     req: Request,
     /// Identifier-like request words that are some tool's schema field name.
     fields: Vec<String>,
+    /// Tools the request names (see `search/mention.rs`), by slot.
+    named: Vec<(u32, f32)>,
 }
 
 /// One weighted query term.
@@ -124,6 +127,8 @@ pub struct SearchIndex {
     field_docs: std::collections::HashMap<String, Vec<u32>>,
     /// Parameter kinds per shared input schema (see [`KindsMemo`]).
     kinds_memo: KindsMemo,
+    /// Spaced tool names a request may spell (see `search/mention.rs`).
+    mentions: Mentions,
 }
 
 /// The parameter kinds of each input schema in use, by the address of its
@@ -297,6 +302,7 @@ impl SearchIndex {
         match slot.and_then(|s| self.store.doc(s).map(|d| (s, d.tool.clone()))) {
             Some((slot, old)) => {
                 self.set_fields(slot, &old, false);
+                self.mentions.set(slot, &old, false);
                 let (old_fields, old_keys) = (fields_of(&old), exact_keys(&old));
                 let new = (tool.clone(), &fields, keys);
                 self.store
@@ -309,6 +315,7 @@ impl SearchIndex {
             let kinds = self.kinds_memo.kinds(&tool);
             self.set_kinds(slot, kinds);
             self.set_fields(slot, &tool, true);
+            self.mentions.set(slot, &tool, true);
         }
     }
 
@@ -317,19 +324,7 @@ impl SearchIndex {
         let mut names = Vec::new();
         field_names(&tool.input_schema, 0, &mut 64, &mut names);
         for name in names {
-            if add {
-                let docs = self.field_docs.entry(name).or_default();
-                if let Err(i) = docs.binary_search(&slot) {
-                    docs.insert(i, slot);
-                }
-            } else if let Some(docs) = self.field_docs.get_mut(&name) {
-                if let Ok(i) = docs.binary_search(&slot) {
-                    docs.remove(i);
-                }
-                if docs.is_empty() {
-                    self.field_docs.remove(&name);
-                }
-            }
+            toggle_slot(&mut self.field_docs, name, slot, add);
         }
     }
 
@@ -366,6 +361,7 @@ impl SearchIndex {
             .remove(slot, &fields_of(&tool), &exact_keys(&tool));
         self.set_kinds(slot, 0);
         self.set_fields(slot, &tool, false);
+        self.mentions.set(slot, &tool, false);
         true
     }
 
@@ -567,6 +563,9 @@ impl SearchIndex {
                     if let Some(f) = self.field_why(doc, &s.fields) {
                         why.push(f);
                     }
+                    if s.named.binary_search_by_key(&doc, |n| n.0).is_ok() {
+                        why.push("named in the request".to_string());
+                    }
                     if queries.len() > 1 {
                         why.push(format!("phrasing {}", q + 1));
                     }
@@ -720,6 +719,15 @@ impl SearchIndex {
                 *s += boost;
             }
         }
+        // Mention hook: a tool the request names inside a sentence.
+        let named = self.mentions.find(&self.store, query);
+        for (doc, boost) in &named {
+            let s = &mut scores[*doc as usize];
+            if *s == 0.0 {
+                touched.push(*doc);
+            }
+            *s += boost;
+        }
         let cands: Vec<(f32, u32)> = touched
             .iter()
             .map(|d| {
@@ -736,6 +744,7 @@ impl SearchIndex {
             kinds,
             req,
             fields,
+            named,
         }
     }
 

@@ -368,3 +368,28 @@ pub(super) fn exact_keys(t: &ToolDescriptor) -> Vec<ExactKey> {
     keys.extend(t.aliases.iter().map(|a| (exact_key(a), 900.0, "alias")));
     keys
 }
+
+/// Add `slot` to (or remove it from) the sorted slot list of `key`, dropping
+/// a list left empty; true when the list changed.
+pub(super) fn toggle_slot(
+    map: &mut HashMap<String, Vec<u32>>,
+    key: String,
+    slot: u32,
+    add: bool,
+) -> bool {
+    if add {
+        let docs = map.entry(key).or_default();
+        return docs
+            .binary_search(&slot)
+            .map_err(|i| docs.insert(i, slot))
+            .is_err();
+    }
+    let Some(docs) = map.get_mut(&key) else {
+        return false;
+    };
+    let changed = docs.binary_search(&slot).map(|i| docs.remove(i)).is_ok();
+    if docs.is_empty() {
+        map.remove(&key);
+    }
+    changed
+}
