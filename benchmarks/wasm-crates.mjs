@@ -2,11 +2,10 @@
 // output before wasm-bindgen strips it): each function body's size, grouped by
 // the crate its (demangled) name starts with, and the largest functions. A
 // twiggy-like view without twiggy; sizes are raw bytes before wasm-opt, so
-// read them as shares. With v0 symbol mangling a generic instance's name
-// carries its type parameters, so a std sort or map instantiated for a crate's
-// type is counted for that crate too ("origin"); `npm run build` keeps the
-// legacy mangling (v0 names lengthen wasm-bindgen's glue), so for that view
-// build once with CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Csymbol-mangling-version=v0.
+// read them as shares. With v0 symbol mangling (the default of the nightly
+// scripts/build.sh uses) a generic instance's name carries its type
+// parameters, so a std sort or map instantiated for a crate's type is counted
+// for that crate too ("origin"); stable's legacy names do not show them.
 import { execFileSync } from "node:child_process";
 
 /** Read an unsigned LEB128 at `pos`; returns [value, next position]. */

@@ -4,8 +4,8 @@
 # bounded-code compiler, loaded only for sessions with bounded code mode).
 # Release builds, wasm-bindgen --target web (ES modules; Node uses the same
 # files), wasm-opt -Oz from npm's binaryen, then a load check of both entries.
-# Needs what `scripts/setup.sh` installs (wasm target, .tools/bin/wasm-bindgen,
-# node_modules/.bin/wasm-opt).
+# Needs what `scripts/setup.sh` installs (wasm target, the pinned nightly with
+# rust-src, .tools/bin/wasm-bindgen, node_modules/.bin/wasm-opt).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$HOLARYN_ROOT"
@@ -28,13 +28,25 @@ fi
 # download) and holaryn_code (the bounded-code compiler, loaded on demand).
 target_dir="$(cargo metadata --format-version 1 --no-deps |
   node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')"
+# std rebuilt for the wasm with panics as immediate aborts (`-Cpanic=immediate-abort`,
+# no panic locations): no panic messages, hooks or the formatting behind them,
+# ~9 % of the default download gz. A panic still traps (`unreachable`), which
+# js/core.mjs turns into the typed `runtime.failed`, as before. Needs the pinned
+# nightly with rust-src (scripts/setup.sh); without it, stable's prebuilt std.
+cargo_wasm=(cargo build)
+if rustup component list --toolchain "$WASM_NIGHTLY" --installed 2>/dev/null | grep -q '^rust-src'; then
+  cargo_wasm=(cargo "+$WASM_NIGHTLY" build -Zbuild-std=std,panic_abort
+    --config "target.wasm32-unknown-unknown.rustflags = ['-Zunstable-options', '-Cpanic=immediate-abort', '-Zlocation-detail=none']")
+else
+  echo "build: WARNING: $WASM_NIGHTLY with rust-src is not installed (scripts/setup.sh): stable std, a bigger wasm" >&2
+fi
 # One copy of each file: the web build (ES module) serves browsers and Node
 # (js/node.mjs instantiates the same .wasm synchronously with initSync).
 rm -rf dist/node dist/web
 for pair in holaryn-wasm:holaryn_wasm holaryn-code-wasm:holaryn_code; do
   crate="${pair%%:*}" name="${pair##*:}"
-  step "build: cargo build -p $crate --release (wasm32)"
-  cargo build -p "$crate" --release --target wasm32-unknown-unknown
+  step "build: ${cargo_wasm[*]:0:3} -p $crate --release (wasm32)"
+  "${cargo_wasm[@]}" -p "$crate" --release --target wasm32-unknown-unknown
   # Where cargo put it: honours CARGO_TARGET_DIR (a stale target/ copy must never be shipped).
   wasm="$target_dir/wasm32-unknown-unknown/release/${crate//-/_}.wasm"
   step "build: wasm-bindgen --target web $wasm -> dist/web/$name"

@@ -5,6 +5,10 @@ export HOLARYN_ROOT
 export WASM_BINDGEN_VERSION="0.2.130"   # must equal wasm-bindgen in Cargo.lock
 export WASM_PACK_VERSION="0.15.1"
 export CARGO_FUZZ_VERSION="0.13.2"
+# The wasm release builds' toolchain (scripts/build.sh rebuilds std with it,
+# panics as immediate aborts); a dated nightly so the shipped wasm does not
+# change under us. Installed with rust-src by scripts/setup.sh.
+export WASM_NIGHTLY="nightly-2026-05-20"
 # Flags every fuzz build shares (fuzz.sh --build in npm test, fuzz.sh runs): the core is
 # safe Rust, so no sanitizer; debug assertions catch overflow.
 export FUZZ_BUILD_FLAGS="--sanitizer none --debug-assertions"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent set-up with pinned versions. Usage: scripts/setup.sh [--full|--fuzz]
-#   default: what building and `npm start` need (wasm target, wasm-bindgen, npm ci)
+#   default: what building and `npm start` need (wasm target, the wasm builds'
+#            pinned nightly with rust-src, wasm-bindgen, npm ci)
 #   --full:  also rustfmt + clippy, wasm-pack, Debian chromium + chromium-driver
 #            and the fuzzing tools below (what `npm test` needs)
 #   --fuzz:  only the fuzzing tools: rustup's nightly toolchain and cargo-fuzz
@@ -24,6 +25,14 @@ ensure_components() {
     rustup component list --installed | grep -q "^$c" || missing+=("$c")
   done
   [ "${#missing[@]}" = 0 ] || rustup component add "${missing[@]}"
+}
+
+ensure_wasm_nightly() {
+  if rustup component list --toolchain "$WASM_NIGHTLY" --installed 2>/dev/null | grep -q '^rust-src'; then
+    echo "already $(rustc "+$WASM_NIGHTLY" --version) with rust-src"
+    return
+  fi
+  rustup toolchain install "$WASM_NIGHTLY" --profile minimal --component rust-src
 }
 
 ensure_wasm_bindgen() {
@@ -92,6 +101,7 @@ if [ "${1:-}" = "--fuzz" ]; then
 fi
 
 run "setup: rust target wasm32-unknown-unknown" ensure_target
+run "setup: rust $WASM_NIGHTLY + rust-src (wasm release builds)" ensure_wasm_nightly
 [ "$full" = 1 ] && run "setup: rustfmt + clippy" ensure_components
 run "setup: wasm-bindgen-cli $WASM_BINDGEN_VERSION (.tools/bin)" ensure_wasm_bindgen
 [ "$full" = 1 ] && run "setup: wasm-pack $WASM_PACK_VERSION (.tools/bin)" ensure_wasm_pack
