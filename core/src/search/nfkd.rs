@@ -4,7 +4,7 @@
 //! `examples/nfkd_tables.rs`; the tests check every code point against it).
 //! The browser downloads these tables, so they are a quarter of that crate's.
 
-use super::nfkd_tables::{MARKS, MULTI, POOL, RUNS};
+use super::nfkd_tables::{MARKS, MULTI, POOL, RUNS, RUN_TARGETS};
 
 /// Hangul syllables, decomposed algorithmically into conjoining jamo.
 const HANGUL: std::ops::RangeInclusive<u32> = 0xAC00..=0xD7A3;
@@ -38,8 +38,8 @@ pub fn decompose(c: char, mut f: impl FnMut(char)) {
         let at = usize::from(at);
         return POOL[at..at + usize::from(len)].chars().for_each(f);
     }
-    match run_of(RUNS, cp, |r| (r.0, r.1)) {
-        Some(r) => f(char::from_u32(r.2 + (cp - r.0)).unwrap_or(c)),
+    match run_of(RUNS, cp, |r| *r) {
+        Some(i) => f(char::from_u32(RUN_TARGETS[i] + (cp - RUNS[i].0)).unwrap_or(c)),
         None => f(c),
     }
 }
@@ -51,7 +51,7 @@ pub fn mark_class(c: char) -> Option<u8> {
     if cp < 0x300 {
         return None; // the first mark is U+0300
     }
-    run_of(MARKS, cp, |m| (m.0, m.1)).map(|m| m.2)
+    run_of(MARKS, cp, |m| (m.0, m.1)).map(|i| MARKS[i].2)
 }
 
 /// Whether `c` is a combining mark (General_Category=Mark).
@@ -82,11 +82,11 @@ pub fn nfkd(text: &str) -> String {
     chars.into_iter().map(|(c, _)| c).collect()
 }
 
-/// The entry of a run table `(first, count - 1, …)` that holds `cp`.
-fn run_of<T: Copy>(table: &[T], cp: u32, key: impl Fn(&T) -> (u32, u8)) -> Option<T> {
+/// The index of the entry of a run table `(first, count - 1, …)` that holds `cp`.
+fn run_of<T>(table: &[T], cp: u32, key: impl Fn(&T) -> (u32, u8)) -> Option<usize> {
     let i = table.partition_point(|r| key(r).0 <= cp).checked_sub(1)?;
     let (first, extra) = key(&table[i]);
-    (cp - first <= u32::from(extra)).then_some(table[i])
+    (cp - first <= u32::from(extra)).then_some(i)
 }
 
 #[cfg(test)]
