@@ -24,6 +24,20 @@ fn main() {
         .map(Into::into)
         .unwrap_or_else(|| root.join("benchmarks/quality/requests.jsonl"));
     let misses = args.iter().any(|a| a == "--misses") && split == "dev";
+    // `--top N`: with `--misses`, how many results each miss lists (3).
+    let top = args
+        .iter()
+        .position(|a| a == "--top")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3);
+    // `--only ID,ID`: with `--misses`, list these dev requests whether missed or not.
+    let only: Vec<String> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.split(',').map(String::from).collect())
+        .unwrap_or_default();
     let mut rt = Runtime::new();
     let specs = catalogs::catalog_specs(&root.join("tests/fixtures/mcp"), None);
     rt.update(
@@ -81,6 +95,9 @@ fn main() {
         } else {
             nf_fp += u32::from(flagged);
         }
+        if misses && flagged && !gold.is_empty() {
+            println!("FLAGGED-WITH-GOLD {} {:?}", row["id"], row["query"]);
+        }
         let e = per.entry(kind.clone()).or_default();
         e.0 += 1;
         if gold.is_empty() {
@@ -94,12 +111,13 @@ fn main() {
             e.2 += 1;
             e.3 += 1.0 / (r as f64 + 1.0);
         }
-        if misses && rank != Some(0) {
+        let listed = only.is_empty() || only.iter().any(|i| row["id"].as_str() == Some(i));
+        if misses && listed && (rank != Some(0) || !only.is_empty()) {
             let why: Vec<String> = out["results"]
                 .as_array()
                 .map(|a| {
                     a.iter()
-                        .take(3)
+                        .take(top)
                         .map(|r| format!("{} {:?}", r["name"], r["why"]))
                         .collect()
                 })

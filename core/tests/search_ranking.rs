@@ -339,6 +339,55 @@ fn a_request_in_words_no_tool_uses_fits_nothing() {
     }
 }
 
+#[test]
+fn a_named_provider_ranks_its_tools_and_says_so() {
+    let (mut rt, sid) = runtime(false);
+    let out = rt
+        .tool_search(&sid, &json!({"query": "open an issue on gitlab"}), 1)
+        .expect("search");
+    let first = &out.results[0];
+    assert!(first.name.starts_with("gitlab"), "{:?}", out.results);
+    assert!(
+        first.why.iter().any(|w| w == "named provider gitlab"),
+        "{:?}",
+        first.why
+    );
+    // A provider named by a common word counts only when phrased as a name.
+    let named = |rt: &mut Runtime, q: &str| {
+        rt.tool_search(&sid, &json!({ "query": q }), 1)
+            .expect("search")
+            .results
+            .iter()
+            .any(|r| r.why.iter().any(|w| w == "named provider memory"))
+    };
+    assert!(named(&mut rt, "keep this note in memory"));
+    assert!(named(&mut rt, "ask the memory server what it knows"));
+    assert!(!named(&mut rt, "how much memory does the pod use"));
+    // Initials name a provider: "google drive" is `gdrive`.
+    let out = rt
+        .tool_search(
+            &sid,
+            &json!({"query": "search google drive for the budget"}),
+            1,
+        )
+        .expect("search");
+    assert_eq!(out.results[0].name, "gdrive/search", "{:?}", out.results);
+}
+
+#[test]
+fn a_field_and_one_of_its_values_point_at_the_tool() {
+    let (mut rt, sid) = runtime(false);
+    let out = rt
+        .tool_search(&sid, &json!({"query": "scrape it with proxy stealth"}), 1)
+        .expect("search");
+    let first = &out.results[0];
+    assert!(
+        first.why.iter().any(|w| w.contains("proxy = stealth")),
+        "{:?}",
+        out.results
+    );
+}
+
 /// Requests whose content words are mostly in no tool of the fixtures.
 const QUERY_NOTHING: [&str; 2] = [
     "vacuum the hallway carpet",

@@ -442,6 +442,10 @@ pub fn detect(query: &str) -> Entities {
                 .any(|w| SQL_BODIES.contains(&w.as_str()));
             if body && (l != "create" || next == "table" || next == "index") {
                 k |= Kind::Sql.bit();
+                // The statement runs to a `;` or the end: its words are
+                // values and clauses (`SET plan = 'pro'`), not request verbs.
+                let end = query[*at..].find(';').map_or(query.len(), |e| at + e);
+                out.spans.push((*at, end, word_weight(Kind::Sql.bit())));
             }
         }
         if NUMBER_WORDS.contains(&l) && k == 0 {
@@ -466,6 +470,49 @@ pub fn detect(query: &str) -> Entities {
             }
         }
     }
+    out.spans.extend(quoted(query));
+    out
+}
+
+/// Weight of the words of a quoted value.
+const QUOTED: f32 = 0.25;
+/// Longest quoted value read as one, in bytes.
+const QUOTE_MAX: usize = 80;
+
+/// Quoted values ('fix typo', "Sales 2026", `wip`): text the user passes
+/// on, not words that choose the tool. A quote opens at the start of a word
+/// and closes at the end of one, so "what's" and "don't" quote nothing.
+fn quoted(query: &str) -> Vec<(usize, usize, f32)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some((open, q)) = query[from..].char_indices().find(|&(i, c)| {
+        matches!(c, '\'' | '"' | '`' | '\u{2018}' | '\u{201c}')
+            && query[..from + i]
+                .chars()
+                .next_back()
+                .is_none_or(|p| p.is_whitespace() || "([{:=,".contains(p))
+    }) {
+        let start = from + open + q.len_utf8();
+        let close = match q {
+            '\u{2018}' => '\u{2019}',
+            '\u{201c}' => '\u{201d}',
+            c => c,
+        };
+        let end = query[start..].char_indices().find(|&(i, c)| {
+            c == close
+                && query[start + i + c.len_utf8()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|n| !n.is_alphanumeric())
+        });
+        match end {
+            Some((len, _)) if len > 0 && len <= QUOTE_MAX => {
+                out.push((start, start + len, QUOTED));
+                from = start + len + close.len_utf8();
+            }
+            _ => from = start,
+        }
+    }
     out
 }
 
@@ -484,6 +531,24 @@ mod tests {
             .filter(|(k, _)| e.kinds & k.bit() != 0)
             .map(|(_, w)| *w)
             .collect()
+    }
+
+    #[test]
+    fn a_sql_statement_is_one_value() {
+        let q = "psql: UPDATE accounts SET plan='pro' WHERE id=42; then tell me";
+        let e = detect(q);
+        assert_eq!(e.weight_at(q.find("SET").unwrap_or(0)), Some(0.5));
+        assert_eq!(e.weight_at(q.find("tell").unwrap_or(0)), None);
+    }
+
+    #[test]
+    fn quoted_values_are_values() {
+        let q = "commit with 'fix typo', don't push";
+        let e = detect(q);
+        assert_eq!(e.weight_at(q.find("fix").unwrap_or(0)), Some(QUOTED));
+        assert_eq!(e.weight_at(q.find("push").unwrap_or(0)), None);
+        assert_eq!(e.weight_at(q.find("don").unwrap_or(0)), None);
+        assert!(quoted("what's up, it's fine").is_empty());
     }
 
     #[test]

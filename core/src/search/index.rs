@@ -6,8 +6,8 @@ use super::fit::param_kinds;
 use super::fuse::{fuse, Cand};
 use super::mention::Mentions;
 use super::postings::{exact_keys, toggle_slot, Store, FIELDS};
-use super::query::{read, Request};
-use super::text::{exact_key, family_of, stem, VERB_FAMILIES};
+use super::query::{read, Request, NAME_AFTER};
+use super::text::{exact_key, family_of, is_stopword, stem, words, VERB_FAMILIES};
 use crate::descriptor::ToolDescriptor;
 use serde::Serialize;
 use serde_json::Value;
@@ -42,6 +42,10 @@ const FIT: f32 = 2.0;
 /// Score per IDF unit a tool gains when the request names one of its schema
 /// fields exactly as written (`maintainer_can_modify`, `jsonOptions`).
 const FIELD_NAME: f32 = 0.5;
+/// Score per IDF unit when a plain request word is the whole name of one of
+/// a tool's schema fields ("formats", "orientation"): weaker than code-cased
+/// (plain words are also everyday words). Tuned on the dev half.
+const FIELD_WORD: f32 = 0.25;
 /// Multiplier for tools whose name or title carries a word the request excludes.
 const NEGATED: f32 = 0.4;
 /// Least coverage of the request by the best hit below which nothing fits
@@ -52,6 +56,10 @@ const NOTHING_FITS: f32 = 0.1;
 /// [`UNKNOWN_WORDS`]) no tool uses at all fits nothing: it names things the
 /// catalog has no words for. Calibrated on the dev half, precision first.
 const NOTHING_FITS_UNKNOWN: f32 = 0.25;
+/// IDF from which a typed word the best hit shares means something fits
+/// (5.0: in about 1 of 150 tools or fewer). Calibrated on the dev half,
+/// precision first.
+const RARE_WORD: f32 = 5.0;
 /// Fewest content words unknown to every tool for [`NOTHING_FITS_UNKNOWN`].
 const UNKNOWN_WORDS: usize = 2;
 /// Skills and slash commands cannot be called as tools: when words match a
@@ -60,6 +68,34 @@ const UNKNOWN_WORDS: usize = 2;
 const CATALOG_ONLY: f32 = 0.7;
 /// Share of a concept's further matches (beyond its best) that still counts.
 const STACK: f32 = 0.3;
+/// Multiplier for tools of a provider the request names ("on GitHub",
+/// "with puppeteer", "linear: list projects"). Tuned on the dev half.
+const PROVIDER: f32 = 1.5;
+/// Least share of the tools carrying a word that carry it in their
+/// provider's id or display name for the word alone to name the provider
+/// ("puppeteer"); a provider named by a commoner word ("memory", "time",
+/// "fetch") counts only when the request phrases it as a name
+/// (`Word::named`: "in memory", "the fetch server", "Memory"). Dev figures
+/// were the same from 0.5 to 0.75; the strictest was kept.
+const PROVIDER_SHARE: f32 = 0.75;
+/// Most providers a word may be in to name one ("server", "mcp", "example"
+/// are in many providers' names and name none).
+const NAME_PROVIDERS: usize = 3;
+/// Words that never name a provider: quantifier pronouns ("undo everything"
+/// is no request for a server called `everything`); nor do the words that
+/// mark a name ([`NAME_AFTER`]: "server", "mcp", "tools").
+const NOT_NAMES: &[&str] = &[
+    "everything",
+    "anything",
+    "something",
+    "nothing",
+    "all",
+    "every",
+    "each",
+    "any",
+];
+/// Bit of the provider field in a posting's field mask.
+const PROVIDER_FIELD: u8 = 1 << 5;
 
 /// One ranked result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -96,6 +132,8 @@ struct Scored<'a> {
     fields: Vec<String>,
     /// Tools the request names (see `search/mention.rs`), by slot.
     named: Vec<(u32, f32)>,
+    /// Provider words the request names (see [`PROVIDER`]).
+    providers: Vec<String>,
 }
 
 /// One weighted query term.
@@ -129,6 +167,9 @@ pub struct SearchIndex {
     kinds_memo: KindsMemo,
     /// Spaced tool names a request may spell (see `search/mention.rs`).
     mentions: Mentions,
+    /// Per word of a provider's id or display name (lower case, as split
+    /// for the index): per provider id, how many tools carry it there.
+    provider_words: std::collections::HashMap<String, std::collections::BTreeMap<String, u32>>,
 }
 
 /// The parameter kinds of each input schema in use, by the address of its
@@ -197,12 +238,38 @@ fn schema_text(schema: &Value, depth: usize, budget: &mut usize, out: &mut Strin
             out.extend(d.chars().take(240));
             out.push(' ');
         }
+        enum_text(sub, out);
         if depth < 3 {
             schema_text(sub, depth + 1, budget, out);
             if let Some(items) = sub.get("items") {
                 schema_text(items, depth + 1, budget, out);
             }
         }
+    }
+}
+
+/// Most enum values of one field indexed, and most characters of each.
+const ENUM_VALUES: usize = 16;
+const ENUM_CHARS: usize = 40;
+
+/// A field's string enum values (its own, or its items'), at most [`ENUM_VALUES`].
+fn enum_values(field: &Value) -> impl Iterator<Item = &str> {
+    field
+        .get("enum")
+        .or_else(|| field.get("items").and_then(|i| i.get("enum")))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .take(ENUM_VALUES)
+}
+
+/// A field's enum values for the schema field text: a request that says
+/// `squash` or `cycling` names the value.
+fn enum_text(field: &Value, out: &mut String) {
+    for v in enum_values(field) {
+        out.extend(v.chars().take(ENUM_CHARS));
+        out.push(' ');
     }
 }
 
@@ -215,7 +282,16 @@ fn is_identifier(w: &str) -> bool {
     alnum && w.len() >= 4 && (w.contains('_') || inner_upper) && !w.starts_with('_')
 }
 
-/// Identifier-like input field names of a tool (nested to depth 3), lower case.
+/// Whether a field name (or request word) can name a field on its own:
+/// three or more word characters and not a stopword ("from", "to").
+fn is_field_word(w: &str) -> bool {
+    w.len() >= 3
+        && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !w.starts_with('_')
+        && !is_stopword(&w.to_ascii_lowercase())
+}
+
+/// Input field names of a tool (nested to depth 3), lower case.
 fn field_names(schema: &Value, depth: usize, budget: &mut usize, out: &mut Vec<String>) {
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
         return;
@@ -225,8 +301,14 @@ fn field_names(schema: &Value, depth: usize, budget: &mut usize, out: &mut Vec<S
             return;
         }
         *budget -= 1;
-        if is_identifier(name) {
+        if is_field_word(name) {
             let key = name.to_ascii_lowercase();
+            for v in enum_values(sub) {
+                let pair = format!("{key}={}", v.to_ascii_lowercase());
+                if is_field_word(v) && !out.contains(&pair) {
+                    out.push(pair);
+                }
+            }
             if !out.contains(&key) {
                 out.push(key);
             }
@@ -240,16 +322,60 @@ fn field_names(schema: &Value, depth: usize, budget: &mut usize, out: &mut Vec<S
     }
 }
 
-/// The identifier-like words of a request, lower case, each once.
-fn identifiers(query: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for w in query.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
-        if is_identifier(w) {
-            let key = w.to_ascii_lowercase();
-            if !out.contains(&key) {
-                out.push(key);
+/// Words that are values whatever the field ("replicas true").
+const VALUE_WORDS: &[&str] = &["true", "false", "none", "null", "yes", "no"];
+
+/// The schema-field keys a request names, each once, with the weight of
+/// the match ([`FIELD_NAME`] or [`FIELD_WORD`]): every identifier (`maintainer_can_modify`), and a plain
+/// word when a value follows it (`orientation landscape`, `zoom 14`,
+/// `previous=true`, `device 'iPhone 13'`) — then also the `field=value`
+/// key, which matches tools whose field has that enum value. A plain word
+/// with no value after it is left to the text match ("project" is a field
+/// of hundreds of tools and a word of many requests).
+fn field_words(query: &str) -> Vec<(String, f32)> {
+    let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut runs: Vec<(usize, &str)> = Vec::new();
+    let mut start = None;
+    for (i, c) in query.char_indices().chain([(query.len(), ' ')]) {
+        match (word_char(c), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                runs.push((s, &query[s..i]));
+                start = None;
             }
+            _ => {}
         }
+    }
+    let mut out: Vec<(String, f32)> = Vec::new();
+    let mut push = |key: String, weight: f32| {
+        if !out.iter().any(|(k, _)| *k == key) {
+            out.push((key, weight));
+        }
+    };
+    for (i, &(at, w)) in runs.iter().enumerate() {
+        if is_identifier(w) {
+            push(w.to_ascii_lowercase(), FIELD_NAME);
+            continue;
+        }
+        let word = w.to_ascii_lowercase();
+        if !is_field_word(&word) || family_of(&word).is_some() {
+            continue;
+        }
+        let Some(&(next_at, next)) = runs.get(i + 1) else {
+            continue;
+        };
+        let gap = &query[at + w.len()..next_at];
+        if !gap
+            .chars()
+            .all(|c| c.is_whitespace() || "'\"`:=-".contains(c))
+        {
+            continue;
+        }
+        let next = next.to_ascii_lowercase();
+        if gap.contains([':', '=', '\'', '"', '`']) || VALUE_WORDS.contains(&next.as_str()) {
+            push(word.clone(), FIELD_WORD);
+        }
+        push(format!("{word}={next}"), FIELD_NAME);
     }
     out
 }
@@ -303,6 +429,7 @@ impl SearchIndex {
             Some((slot, old)) => {
                 self.set_fields(slot, &old, false);
                 self.mentions.set(slot, &old, false);
+                self.count_provider(&old, false);
                 let (old_fields, old_keys) = (fields_of(&old), exact_keys(&old));
                 let new = (tool.clone(), &fields, keys);
                 self.store
@@ -316,6 +443,31 @@ impl SearchIndex {
             self.set_kinds(slot, kinds);
             self.set_fields(slot, &tool, true);
             self.mentions.set(slot, &tool, true);
+            self.count_provider(&tool, true);
+        }
+    }
+
+    /// Count (or uncount) the words of a tool's provider id and display name.
+    fn count_provider(&mut self, tool: &ToolDescriptor, add: bool) {
+        let p = &tool.provider;
+        let mut ws = words(&format!("{} {}", p.id, p.display_name));
+        ws.sort_unstable();
+        ws.dedup();
+        for w in ws {
+            if add {
+                let per = self.provider_words.entry(w).or_default();
+                *per.entry(p.id.clone()).or_default() += 1;
+            } else if let Some(per) = self.provider_words.get_mut(&w) {
+                if let Some(n) = per.get_mut(&p.id) {
+                    *n -= 1;
+                    if *n == 0 {
+                        per.remove(&p.id);
+                    }
+                }
+                if per.is_empty() {
+                    self.provider_words.remove(&w);
+                }
+            }
         }
     }
 
@@ -362,6 +514,7 @@ impl SearchIndex {
         self.set_kinds(slot, 0);
         self.set_fields(slot, &tool, false);
         self.mentions.set(slot, &tool, false);
+        self.count_provider(&tool, false);
         true
     }
 
@@ -566,6 +719,9 @@ impl SearchIndex {
                     if s.named.binary_search_by_key(&doc, |n| n.0).is_ok() {
                         why.push("named in the request".to_string());
                     }
+                    if let Some(p) = self.provider_why(doc, &s.providers) {
+                        why.push(p);
+                    }
                     if queries.len() > 1 {
                         why.push(format!("phrasing {}", q + 1));
                     }
@@ -658,13 +814,13 @@ impl SearchIndex {
         // Field-name hook: a request that writes a schema field as code
         // (`maintainer_can_modify`) points at the tools that have it.
         let mut fields = Vec::new();
-        for key in identifiers(query) {
+        for (key, weight) in field_words(query) {
             let Some(docs) = self.field_docs.get(&key) else {
                 continue;
             };
             let n = self.store.len() as f32;
             let df = docs.len() as f32;
-            let bonus = FIELD_NAME * (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            let bonus = weight * (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             for d in docs {
                 let s = &mut scores[*d as usize];
                 if *s == 0.0 {
@@ -699,6 +855,8 @@ impl SearchIndex {
                 }
             }
         }
+        // Provider hook: a request that names a provider ranks its tools higher.
+        let providers = self.named_providers(&req, scores);
         // Negation hook: tools named by an excluded word rank lower.
         for s in &req.negated {
             if let Some(id) = self.store.id(s) {
@@ -745,7 +903,101 @@ impl SearchIndex {
             req,
             fields,
             named,
+            providers,
         }
+    }
+
+    /// The provider words a request names, and their tools' scores
+    /// multiplied by [`PROVIDER`] (once per tool). A typed word names a
+    /// provider when it is a word of a provider's id or display name and
+    /// either is phrased as a name or is mostly found there
+    /// ([`PROVIDER_SHARE`]); consecutive words name a provider whose word
+    /// is their initials, or their initials before the last word
+    /// ("knowledge base" → `kb`, "google drive" → `gdrive`).
+    fn named_providers(&self, req: &Request, scores: &mut [f32]) -> Vec<String> {
+        if self.provider_words.is_empty() {
+            return Vec::new();
+        }
+        let ws = &req.words;
+        let mut named: Vec<String> = Vec::new();
+        let mut used = vec![false; ws.len()];
+        for i in 0..ws.len() {
+            let mut initials = String::new();
+            for j in i..ws.len().min(i + 4) {
+                if j > i && ws[j].concept != ws[j - 1].concept + 1
+                    || NAME_AFTER.contains(&ws[j].word.as_str())
+                {
+                    break;
+                }
+                let joined = format!("{initials}{}", ws[j].word);
+                initials.extend(ws[j].word.chars().next());
+                for key in [joined, initials.clone()] {
+                    if j > i && key.len() >= 2 && self.provider_words.contains_key(&key) {
+                        used[i..=j].fill(true);
+                        if !named.contains(&key) {
+                            named.push(key);
+                        }
+                    }
+                }
+            }
+        }
+        for (w, _) in ws
+            .iter()
+            .zip(&used)
+            .filter(|(w, u)| !**u && w.weight >= 1.0)
+        {
+            let Some(per) = self.provider_words.get(&w.word) else {
+                continue;
+            };
+            if per.len() > NAME_PROVIDERS
+                || w.word.len() < if w.named { 2 } else { 3 }
+                || NOT_NAMES.contains(&w.word.as_str())
+                || NAME_AFTER.contains(&w.word.as_str())
+            {
+                continue;
+            }
+            let n: u32 = per.values().sum();
+            let Some(id) = self.store.id(&w.stem) else {
+                continue;
+            };
+            let carriers = self.store.postings(id).len() as f32;
+            if (w.named || n as f32 >= PROVIDER_SHARE * carriers) && !named.contains(&w.word) {
+                named.push(w.word.clone());
+            }
+        }
+        let mut boosted: Vec<u32> = Vec::new();
+        for w in &named {
+            if let Some(id) = self.store.id(&stem(w)) {
+                let owned = self.store.postings(id).iter();
+                boosted.extend(
+                    owned
+                        .filter(|p| p.fields & PROVIDER_FIELD != 0)
+                        .map(|p| p.doc),
+                );
+            }
+        }
+        boosted.sort_unstable();
+        boosted.dedup();
+        for d in boosted {
+            scores[d as usize] *= PROVIDER;
+        }
+        named
+    }
+
+    /// `why` entry for a provider the request names ("named provider github").
+    fn provider_why(&self, doc: u32, named: &[String]) -> Option<String> {
+        let has: Vec<&str> = named
+            .iter()
+            .filter(|w| {
+                self.store.id(&stem(w)).is_some_and(|id| {
+                    let l = self.store.postings(id);
+                    l.binary_search_by_key(&doc, |p| p.doc)
+                        .is_ok_and(|i| l[i].fields & PROVIDER_FIELD != 0)
+                })
+            })
+            .map(String::as_str)
+            .collect();
+        (!has.is_empty()).then(|| format!("named provider {}", has.join(", ")))
     }
 
     /// `why` entry for argument fit ("takes a URL").
@@ -764,14 +1016,14 @@ impl SearchIndex {
 
     /// `why` entry for fields the request names exactly ("has field maintainer_can_modify").
     fn field_why(&self, doc: u32, fields: &[String]) -> Option<String> {
-        let has: Vec<&str> = fields
+        let has: Vec<String> = fields
             .iter()
             .filter(|f| {
                 self.field_docs
                     .get(*f)
                     .is_some_and(|d| d.binary_search(&doc).is_ok())
             })
-            .map(String::as_str)
+            .map(|f| f.replacen('=', " = ", 1))
             .collect();
         (!has.is_empty()).then(|| format!("has field {}", has.join(", ")))
     }
@@ -841,7 +1093,28 @@ impl SearchIndex {
         } else {
             NOTHING_FITS
         };
-        (all < bar && cover(0b11) == 0.0, all)
+        (
+            all < bar && cover(0b11) == 0.0 && !self.shares_rare_word(doc, scored),
+            all,
+        )
+    }
+
+    /// Whether `doc` has a typed content word of the request that few tools
+    /// have (IDF at least [`RARE_WORD`]): such a word is specific evidence
+    /// ("APM" in a tracing tool), however little else of the request it covers.
+    fn shares_rare_word(&self, doc: u32, scored: &[Scored<'_>]) -> bool {
+        scored.iter().any(|s| {
+            s.req.words.iter().filter(|w| w.weight >= 1.0).any(|w| {
+                self.store.id(&w.stem).is_some_and(|id| {
+                    self.store.idf(id) >= RARE_WORD
+                        && self
+                            .store
+                            .postings(id)
+                            .binary_search_by_key(&doc, |p| p.doc)
+                            .is_ok()
+                })
+            })
+        })
     }
 
     /// IDF-weighted share of a phrasing's content words that `doc` matches

@@ -29,6 +29,10 @@ pub struct Word {
     pub concept: usize,
     /// Part of a later step of a multi-step request.
     pub later: bool,
+    /// Phrased as a name: after "on", "in", "with", "via", "my"…, before
+    /// "server", "mcp", "tools"… or a colon, or capitalised mid-sentence
+    /// (see [`named_at`]); a provider named by a common word needs it.
+    pub named: bool,
 }
 
 /// Extra tool words a lexicon phrase adds.
@@ -64,6 +68,11 @@ struct Raw {
     entity: Option<f32>,
     /// A clause ends after this word (punctuation).
     boundary: bool,
+    /// The word ends in a colon: what follows is this clause's content
+    /// ("azure devops: list projects"), not a later step.
+    colon: bool,
+    /// The word starts a token with a capital letter ("GitHub", "Slack").
+    capital: bool,
 }
 
 fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
@@ -82,6 +91,8 @@ fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
                 word: w,
                 entity,
                 boundary: ends && i + 1 == n,
+                colon: token.ends_with(':') && i + 1 == n,
+                capital: i == 0 && token.chars().next().is_some_and(char::is_uppercase),
             });
         }
         pos += piece.len();
@@ -90,6 +101,41 @@ fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
         }
     }
     out
+}
+
+/// Words before a name that mark it as a service ("on GitHub", "in my notion").
+const NAME_BEFORE: &[&str] = &[
+    "on", "in", "with", "using", "via", "from", "through", "into", "my", "our",
+];
+/// Words after a name that mark it as a service ("the memory server").
+pub const NAME_AFTER: &[&str] = &[
+    "server",
+    "mcp",
+    "tool",
+    "tools",
+    "integration",
+    "connector",
+    "plugin",
+    "account",
+    "workspace",
+    "instance",
+];
+/// Articles skipped when looking for a word before a name ("on the filesystem server").
+const ARTICLES: &[&str] = &["the", "a", "an", "your"];
+
+/// Whether raw word `k` is phrased as a name (see [`Word::named`]).
+fn named_at(raw: &[Raw], k: usize) -> bool {
+    let mut before = k;
+    while before > 0 && ARTICLES.contains(&raw[before - 1].word.as_str()) {
+        before -= 1;
+    }
+    let prev = before.checked_sub(1).map(|b| &raw[b]);
+    let after = raw.get(k + 1).map_or("", |r| r.word.as_str());
+    let sentence_start = prev.is_none_or(|p| p.boundary && !p.colon);
+    prev.is_some_and(|p| NAME_BEFORE.contains(&p.word.as_str()))
+        || NAME_AFTER.contains(&after)
+        || raw[k].colon
+        || (raw[k].capital && !sentence_start)
 }
 
 /// Index of the first word after a negation cue starting at `i`, if any.
@@ -185,7 +231,7 @@ fn starts_step(raw: &[Raw], k: usize) -> bool {
     }
     let w = raw[k].word.as_str();
     let verb = family_of(w).is_some() || STEP_VERBS.contains(&w);
-    verb && (prev == "and" || raw[k - 1].boundary)
+    verb && (prev == "and" || (raw[k - 1].boundary && !raw[k - 1].colon))
 }
 
 /// Light verbs: they carry little of a request's meaning ("put a thumbs-up",
@@ -302,6 +348,7 @@ pub fn read(query: &str) -> Request {
             verb: r.entity.is_none() && !light,
             concept,
             later: clause_weight < 1.0,
+            named: r.entity.is_none() && named_at(&raw, k),
         });
     }
     // 4. Lexicon phrases.
@@ -362,6 +409,19 @@ mod tests {
         let r = read("use firefox instead of chrome");
         assert_eq!(r.negated, [stem("chrome")]);
         assert_eq!(content("don't delete it, archive it"), ["archive"]);
+    }
+
+    #[test]
+    fn a_colon_introduces_the_request_and_names_are_read() {
+        let r = read("azure devops: list projects in the org");
+        assert!(r.words.iter().all(|w| !w.later), "{:?}", r.words);
+        let named = |q: &str, w: &str| read(q).words.iter().any(|x| x.word == w && x.named);
+        assert!(named("save it in memory", "memory"));
+        assert!(named("ask the fetch server", "fetch"));
+        assert!(named("what does Slack say", "slack"));
+        assert!(named("linear: list projects", "linear"));
+        assert!(!named("how much memory is used", "memory"));
+        assert!(!named("Memory usage please", "memory"));
     }
 
     #[test]
