@@ -11,22 +11,7 @@ use holaryn_core::semantic::{EmbedFailure, SearchStep};
 use holaryn_core::Runtime;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Instant;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn runtime() -> Runtime {
-    let mut rt = Runtime::new();
-    catalogs::register_path(&mut rt, &root().join("tests/fixtures/mcp"));
-    catalogs::register_path(
-        &mut rt,
-        &root().join("tests/fixtures/search/native_tools.json"),
-    );
-    rt
-}
 
 /// Fused ranking: (names, whether a vector was missing, whether nothing fits).
 fn fused(rt: &mut Runtime, sid: &str, q: &str) -> (Vec<String>, bool, bool) {
@@ -56,22 +41,14 @@ fn fused(rt: &mut Runtime, sid: &str, q: &str) -> (Vec<String>, bool, bool) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let requests = args
-        .first()
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("benchmarks/quality/requests.jsonl"));
-    let vectors = args
-        .get(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("tests/fixtures/embeddings/minilm-l6-v2.json"));
+    let (requests, vectors) = catalogs::quality_args();
     let rows: Vec<Value> = std::fs::read_to_string(&requests)
         .expect("requests")
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect();
-    let mut rt = runtime();
+    let mut rt = catalogs::quality_runtime();
     let data: Value =
         serde_json::from_str(&std::fs::read_to_string(&vectors).expect("vectors")).expect("json");
     rt.import_embeddings(&data).expect("import");

@@ -12,14 +12,8 @@ use holaryn_core::embeddings::base64_decode;
 use holaryn_core::search::embed::{
     fuse_with, meaning_ranking, normalized, similarities, text_key, tool_text, Fusion, POOL,
 };
-use holaryn_core::Runtime;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 /// The vectors of an `i8` or `f32` export, unit length, by key.
 fn vectors(data: &Value) -> HashMap<String, Vec<f32>> {
@@ -57,21 +51,8 @@ struct Row {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let requests = args
-        .first()
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("benchmarks/quality/requests.jsonl"));
-    let vec_file = args
-        .get(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("tests/fixtures/embeddings/minilm-l6-v2.json"));
-    let mut rt = Runtime::new();
-    catalogs::register_path(&mut rt, &root().join("tests/fixtures/mcp"));
-    catalogs::register_path(
-        &mut rt,
-        &root().join("tests/fixtures/search/native_tools.json"),
-    );
+    let (requests, vec_file) = catalogs::quality_args();
+    let rt = catalogs::quality_runtime();
     let data: Value =
         serde_json::from_str(&std::fs::read_to_string(&vec_file).expect("vectors")).expect("json");
     let vecs = vectors(&data);

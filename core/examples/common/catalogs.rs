@@ -87,3 +87,37 @@ pub fn dynamic_session(rt: &mut Runtime) -> String {
     };
     rt.create_session(options, &[7; 32], 0).expect("session")
 }
+
+#[allow(dead_code)] // the labelled-set examples use it
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[allow(dead_code)] // the labelled-set examples use it
+/// A runtime holding the labelled set's catalog: the MCP fixtures and the native tools.
+pub fn quality_runtime() -> Runtime {
+    let mut rt = Runtime::new();
+    register_path(&mut rt, &root().join("tests/fixtures/mcp"));
+    register_path(
+        &mut rt,
+        &root().join("tests/fixtures/search/native_tools.json"),
+    );
+    rt
+}
+
+#[allow(dead_code)] // the labelled-set examples use it
+/// `[REQUESTS.jsonl] [VECTORS.json]` from the command line, with the defaults
+/// (the labelled set and the MiniLM fixture).
+pub fn quality_args() -> (PathBuf, PathBuf) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let at = |i: usize, default: &str| {
+        args.get(i)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root().join(default))
+    };
+    (
+        at(0, "benchmarks/quality/requests.jsonl"),
+        at(1, "tests/fixtures/embeddings/minilm-l6-v2.json"),
+    )
+}
