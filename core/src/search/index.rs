@@ -6,8 +6,9 @@ use super::fit::param_kinds;
 use super::fuse::{fuse, Cand};
 use super::mention::Mentions;
 use super::postings::{exact_keys, toggle_slot, Store, FIELDS};
-use super::query::{read, Request, NAME_AFTER};
-use super::text::{exact_key, family_of, is_stopword, stem, words, VERB_FAMILIES};
+use super::provider::{provider_why, Providers};
+use super::query::{read, Request};
+use super::text::{exact_key, family_of, is_stopword, stem, VERB_FAMILIES};
 use crate::descriptor::ToolDescriptor;
 use serde::Serialize;
 use serde_json::Value;
@@ -67,34 +68,6 @@ const UNKNOWN_WORDS: usize = 2;
 const CATALOG_ONLY: f32 = 0.7;
 /// Share of a concept's further matches (beyond its best) that still counts.
 const STACK: f32 = 0.3;
-/// Multiplier for tools of a provider the request names ("on GitHub",
-/// "with puppeteer", "linear: list projects"). Tuned on the dev half.
-const PROVIDER: f32 = 1.5;
-/// Least share of the tools carrying a word that carry it in their
-/// provider's id or display name for the word alone to name the provider
-/// ("puppeteer"); a provider named by a commoner word ("memory", "time",
-/// "fetch") counts only when the request phrases it as a name
-/// (`Word::named`: "in memory", "the fetch server", "Memory"). Dev figures
-/// were the same from 0.5 to 0.75; the strictest was kept.
-const PROVIDER_SHARE: f32 = 0.75;
-/// Most providers a word may be in to name one ("server", "mcp", "example"
-/// are in many providers' names and name none).
-const NAME_PROVIDERS: usize = 3;
-/// Words that never name a provider: quantifier pronouns ("undo everything"
-/// is no request for a server called `everything`); nor do the words that
-/// mark a name ([`NAME_AFTER`]: "server", "mcp", "tools").
-const NOT_NAMES: &[&str] = &[
-    "everything",
-    "anything",
-    "something",
-    "nothing",
-    "all",
-    "every",
-    "each",
-    "any",
-];
-/// Bit of the provider field in a posting's field mask.
-const PROVIDER_FIELD: u8 = 1 << 5;
 
 /// One ranked result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -131,7 +104,7 @@ struct Scored<'a> {
     fields: Vec<String>,
     /// Tools the request names (see `search/mention.rs`), by slot.
     named: Vec<(u32, f32)>,
-    /// Provider words the request names (see [`PROVIDER`]).
+    /// Provider words the request names (see `search/provider.rs`).
     providers: Vec<String>,
 }
 
@@ -166,9 +139,8 @@ pub struct SearchIndex {
     kinds_memo: KindsMemo,
     /// Spaced tool names a request may spell (see `search/mention.rs`).
     mentions: Mentions,
-    /// Per word of a provider's id or display name (lower case, as split
-    /// for the index): per provider id, how many tools carry it there.
-    provider_words: std::collections::HashMap<String, std::collections::BTreeMap<String, u32>>,
+    /// Words of providers' ids and display names (see `search/provider.rs`).
+    providers: Providers,
 }
 
 /// The parameter kinds of each input schema in use, by the address of its
@@ -428,7 +400,7 @@ impl SearchIndex {
             Some((slot, old)) => {
                 self.set_fields(slot, &old, false);
                 self.mentions.set(slot, &old, false);
-                self.count_provider(&old, false);
+                self.providers.set(&old, false);
                 let (old_fields, old_keys) = (fields_of(&old), exact_keys(&old));
                 let new = (tool.clone(), &fields, keys);
                 self.store
@@ -442,31 +414,7 @@ impl SearchIndex {
             self.set_kinds(slot, kinds);
             self.set_fields(slot, &tool, true);
             self.mentions.set(slot, &tool, true);
-            self.count_provider(&tool, true);
-        }
-    }
-
-    /// Count (or uncount) the words of a tool's provider id and display name.
-    fn count_provider(&mut self, tool: &ToolDescriptor, add: bool) {
-        let p = &tool.provider;
-        let mut ws = words(&format!("{} {}", p.id, p.display_name));
-        ws.sort_unstable();
-        ws.dedup();
-        for w in ws {
-            if add {
-                let per = self.provider_words.entry(w).or_default();
-                *per.entry(p.id.clone()).or_default() += 1;
-            } else if let Some(per) = self.provider_words.get_mut(&w) {
-                if let Some(n) = per.get_mut(&p.id) {
-                    *n -= 1;
-                    if *n == 0 {
-                        per.remove(&p.id);
-                    }
-                }
-                if per.is_empty() {
-                    self.provider_words.remove(&w);
-                }
-            }
+            self.providers.set(&tool, true);
         }
     }
 
@@ -513,7 +461,7 @@ impl SearchIndex {
         self.set_kinds(slot, 0);
         self.set_fields(slot, &tool, false);
         self.mentions.set(slot, &tool, false);
-        self.count_provider(&tool, false);
+        self.providers.set(&tool, false);
         true
     }
 
@@ -718,7 +666,7 @@ impl SearchIndex {
                     if s.named.binary_search_by_key(&doc, |n| n.0).is_ok() {
                         why.push("named in the request".to_string());
                     }
-                    if let Some(p) = self.provider_why(doc, &s.providers) {
+                    if let Some(p) = provider_why(&self.store, doc, &s.providers) {
                         why.push(p);
                     }
                     if queries.len() > 1 {
@@ -855,7 +803,7 @@ impl SearchIndex {
             }
         }
         // Provider hook: a request that names a provider ranks its tools higher.
-        let providers = self.named_providers(&req, scores);
+        let providers = self.providers.named(&self.store, &req, scores);
         // Negation hook: tools named by an excluded word rank lower.
         for s in &req.negated {
             if let Some(id) = self.store.id(s) {
@@ -904,99 +852,6 @@ impl SearchIndex {
             named,
             providers,
         }
-    }
-
-    /// The provider words a request names, and their tools' scores
-    /// multiplied by [`PROVIDER`] (once per tool). A typed word names a
-    /// provider when it is a word of a provider's id or display name and
-    /// either is phrased as a name or is mostly found there
-    /// ([`PROVIDER_SHARE`]); consecutive words name a provider whose word
-    /// is their initials, or their initials before the last word
-    /// ("knowledge base" → `kb`, "google drive" → `gdrive`).
-    fn named_providers(&self, req: &Request, scores: &mut [f32]) -> Vec<String> {
-        if self.provider_words.is_empty() {
-            return Vec::new();
-        }
-        let ws = &req.words;
-        let mut named: Vec<String> = Vec::new();
-        let mut used = vec![false; ws.len()];
-        for i in 0..ws.len() {
-            let mut initials = String::new();
-            for j in i..ws.len().min(i + 4) {
-                if j > i && ws[j].concept != ws[j - 1].concept + 1
-                    || NAME_AFTER.contains(&ws[j].word.as_str())
-                {
-                    break;
-                }
-                let joined = format!("{initials}{}", ws[j].word);
-                initials.extend(ws[j].word.chars().next());
-                for key in [joined, initials.clone()] {
-                    if j > i && key.len() >= 2 && self.provider_words.contains_key(&key) {
-                        used[i..=j].fill(true);
-                        if !named.contains(&key) {
-                            named.push(key);
-                        }
-                    }
-                }
-            }
-        }
-        for (w, _) in ws
-            .iter()
-            .zip(&used)
-            .filter(|(w, u)| !**u && w.weight >= 1.0)
-        {
-            let Some(per) = self.provider_words.get(&w.word) else {
-                continue;
-            };
-            if per.len() > NAME_PROVIDERS
-                || w.word.len() < if w.named { 2 } else { 3 }
-                || NOT_NAMES.contains(&w.word.as_str())
-                || NAME_AFTER.contains(&w.word.as_str())
-            {
-                continue;
-            }
-            let n: u32 = per.values().sum();
-            let Some(id) = self.store.id(&w.stem) else {
-                continue;
-            };
-            let carriers = self.store.postings(id).len() as f32;
-            if (w.named || n as f32 >= PROVIDER_SHARE * carriers) && !named.contains(&w.word) {
-                named.push(w.word.clone());
-            }
-        }
-        let mut boosted: Vec<u32> = Vec::new();
-        for w in &named {
-            if let Some(id) = self.store.id(&stem(w)) {
-                let owned = self.store.postings(id).iter();
-                boosted.extend(
-                    owned
-                        .filter(|p| p.fields & PROVIDER_FIELD != 0)
-                        .map(|p| p.doc),
-                );
-            }
-        }
-        boosted.sort_unstable();
-        boosted.dedup();
-        for d in boosted {
-            scores[d as usize] *= PROVIDER;
-        }
-        named
-    }
-
-    /// `why` entry for a provider the request names ("named provider github").
-    fn provider_why(&self, doc: u32, named: &[String]) -> Option<String> {
-        let has: Vec<&str> = named
-            .iter()
-            .filter(|w| {
-                self.store.id(&stem(w)).is_some_and(|id| {
-                    let l = self.store.postings(id);
-                    l.binary_search_by_key(&doc, |p| p.doc)
-                        .is_ok_and(|i| l[i].fields & PROVIDER_FIELD != 0)
-                })
-            })
-            .map(String::as_str)
-            .collect();
-        (!has.is_empty()).then(|| format!("named provider {}", has.join(", ")))
     }
 
     /// `why` entry for argument fit ("takes a URL").

@@ -5,7 +5,8 @@
 //! 3.0, title 2.0, description 1.0, permissions 1.2, provider 1.0, schema
 //! property names and descriptions 0.6, source 0.5. Exact canonical names,
 //! aliases and provider-qualified names rank first; a name written inside a
-//! request ranks its tool first too ([`mention`]). Query words are
+//! request ranks its tool first too (`search/mention.rs`), and a provider it
+//! names ranks its tools higher (`search/provider.rs`). Query words are
 //! normalised like documents (see [`text`]); verb-family synonyms count 0.6
 //! of a literal match; in multi-step requests later action verbs count less
 //! than the first, so "find and read the notes" ranks a finder first.
@@ -27,6 +28,7 @@ mod mention;
 mod nfkd;
 mod nfkd_tables;
 mod postings;
+mod provider;
 pub mod query;
 pub mod text;
 

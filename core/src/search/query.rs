@@ -31,7 +31,7 @@ pub struct Word {
     pub later: bool,
     /// Phrased as a name: after "on", "in", "with", "via", "my"…, before
     /// "server", "mcp", "tools"… or a colon, or capitalised mid-sentence
-    /// (see [`named_at`]); a provider named by a common word needs it.
+    /// (see `named_at`); a provider named by a common word needs it.
     pub named: bool,
 }
 
