@@ -49,9 +49,22 @@ impl SchemaValidator {
 
 type MetaEntry = (Draft, Rc<Validator>);
 
-/// Meta-schema validators, built once per draft and shared by clones.
+/// Meta-schema validators, built once per draft, and the `sha256:` canonical
+/// digests of the output schemas that passed them, shared by clones: an output
+/// schema repeated across tools is checked once (input schemas share their
+/// check through the [`SchemaPool`]).
 #[derive(Clone, Default)]
-pub struct MetaCache(Rc<std::cell::RefCell<Vec<MetaEntry>>>);
+pub struct MetaCache(Rc<std::cell::RefCell<Metas>>);
+
+#[derive(Default)]
+struct Metas {
+    validators: Vec<MetaEntry>,
+    /// Digests of output schemas that passed their meta-schema.
+    passed: std::collections::HashSet<String>,
+}
+
+/// Most digests remembered as passed before the memory starts over.
+const MAX_PASSED: usize = 4096;
 
 use std::rc::Rc;
 
@@ -63,12 +76,26 @@ impl std::fmt::Debug for MetaCache {
 
 impl MetaCache {
     fn validator(&self, draft: Draft) -> std::result::Result<Rc<Validator>, String> {
-        if let Some((_, v)) = self.0.borrow().iter().find(|(d, _)| *d == draft) {
+        if let Some((_, v)) = self.0.borrow().validators.iter().find(|(d, _)| *d == draft) {
             return Ok(v.clone());
         }
         let v = crate::jsonschema::meta::validator(draft)?;
-        self.0.borrow_mut().push((draft, v.clone()));
+        self.0.borrow_mut().validators.push((draft, v.clone()));
         Ok(v)
+    }
+
+    /// True when a schema with this canonical digest passed already.
+    fn passed(&self, digest: &str) -> bool {
+        self.0.borrow().passed.contains(digest)
+    }
+
+    /// Remember that the schema with this canonical digest passed.
+    fn remember(&self, digest: String) {
+        let mut metas = self.0.borrow_mut();
+        if metas.passed.len() >= MAX_PASSED {
+            metas.passed.clear();
+        }
+        metas.passed.insert(digest);
     }
 }
 
@@ -300,7 +327,11 @@ pub fn normalise(
         }
     };
     if let Some(out) = &spec.output_schema {
-        check_schema(&tool, "outputSchema", out, metas)?;
+        let digest = json_digest(out);
+        if !metas.passed(&digest) {
+            check_schema(&tool, "outputSchema", out, metas)?;
+            metas.remember(digest);
+        }
     }
     let mut permissions: Vec<String> = spec.permissions.clone();
     if let Some(i) = permissions.iter().position(|p| p.trim().is_empty()) {
@@ -476,5 +507,30 @@ mod tests {
             let counted = crate::builtin::footprint_of(&d.name, &d.description, &d.input_schema);
             assert_eq!(footprint, counted, "{}", d.name);
         }
+    }
+
+    #[test]
+    fn output_schemas_are_checked_once_and_refusals_are_not_remembered() {
+        let (metas, pool) = (MetaCache::default(), SchemaPool::default());
+        let spec = |name: &str, out: Value| {
+            parse_spec_owned(
+                json!({"name": name, "description": "d", "provider": {"id": "p"},
+                                    "source": "mcp", "outputSchema": out}),
+            )
+            .expect("spec")
+        };
+        let good = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {}}});
+        let same = json!({"properties": {"b": {}, "a": {"type": "string"}}, "type": "object"});
+        normalise(spec("a", good), &metas, &pool).expect("valid");
+        assert_eq!(metas.0.borrow().passed.len(), 1);
+        normalise(spec("b", same), &metas, &pool).expect("same schema, other key order");
+        assert_eq!(metas.0.borrow().passed.len(), 1);
+        let bad = json!({"type": "object", "minProperties": -1});
+        for name in ["c", "d"] {
+            let err = normalise(spec(name, bad.clone()), &metas, &pool).err();
+            let code = err.map(|e| e.code);
+            assert_eq!(code, Some(ErrorCode::DescriptorInvalidSchema), "{name}");
+        }
+        assert_eq!(metas.0.borrow().passed.len(), 1);
     }
 }
