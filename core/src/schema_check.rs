@@ -18,36 +18,11 @@
 //! inspect is reported as `descriptor.invalid_schema` there too, never as
 //! `args.invalid`.
 
+use crate::jsonschema::{holds, Holds};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
-/// Keywords whose value is one subschema.
-const ONE: [&str; 12] = [
-    "additionalProperties",
-    "additionalItems",
-    "contains",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-    "items",
-];
-/// Keywords whose value is an array of subschemas.
-const MANY: [&str; 5] = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-/// Keywords whose value maps names to subschemas.
-const MAP: [&str; 6] = [
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "dependencies",
-];
 /// Distinct patterns remembered before the cache starts over.
 const PATTERN_CACHE_MAX: usize = 4096;
 
@@ -153,7 +128,7 @@ impl<'a> Walk<'a> {
                     check_pattern(p).map_err(|m| bad(self.pointer(&[k]), m))?;
                 }
                 ("$ref", Value::String(r)) => self.reference(r)?,
-                (_, Value::Array(items)) if MANY.contains(&k) => {
+                (_, Value::Array(items)) if holds(k, value) == Some(Holds::Many) => {
                     self.path.push(Seg::Key(k));
                     let r = items.iter().enumerate().try_for_each(|(i, item)| {
                         self.path.push(Seg::Index(i));
@@ -164,7 +139,9 @@ impl<'a> Walk<'a> {
                     self.path.pop();
                     r?;
                 }
-                (_, Value::Object(map)) if MAP.contains(&k) => {
+                (_, Value::Object(map))
+                    if matches!(holds(k, value), Some(Holds::Map | Holds::Defs)) =>
+                {
                     self.path.push(Seg::Key(k));
                     let r = map.iter().try_for_each(|(name, sub)| {
                         if k == "patternProperties" {
@@ -178,7 +155,7 @@ impl<'a> Walk<'a> {
                     self.path.pop();
                     r?;
                 }
-                (_, Value::Object(_)) if ONE.contains(&k) => {
+                (_, Value::Object(_)) if holds(k, value) == Some(Holds::One) => {
                     self.path.push(Seg::Key(k));
                     let r = self.schema(value, false);
                     self.path.pop();

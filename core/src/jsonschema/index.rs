@@ -78,6 +78,51 @@ pub fn addr(v: &Value) -> usize {
     v as *const Value as usize
 }
 
+/// How a keyword's value holds subschemas.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Holds {
+    /// One subschema (`not`, `additionalProperties`, object-form `items`, …).
+    One,
+    /// An array of subschemas (`allOf`, `prefixItems`, array-form `items`, …).
+    Many,
+    /// Names to subschemas (`properties`, `patternProperties`, …).
+    Map,
+    /// Names to definitions (`$defs`, `definitions`).
+    Defs,
+}
+
+/// Whether (and how) `value` under keyword `k` holds subschemas: the one list
+/// of applicator keywords, shared by the validator's index and the
+/// registration-time walk (`schema_check`).
+pub fn holds(k: &str, value: &Value) -> Option<Holds> {
+    match (k, value) {
+        ("allOf" | "anyOf" | "oneOf" | "prefixItems" | "items", Value::Array(_)) => {
+            Some(Holds::Many)
+        }
+        (
+            "properties" | "patternProperties" | "dependentSchemas" | "dependencies",
+            Value::Object(_),
+        ) => Some(Holds::Map),
+        ("$defs" | "definitions", Value::Object(_)) => Some(Holds::Defs),
+        (
+            "additionalProperties"
+            | "additionalItems"
+            | "contains"
+            | "propertyNames"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "unevaluatedItems"
+            | "unevaluatedProperties"
+            | "contentSchema"
+            | "items",
+            Value::Object(_) | Value::Bool(_),
+        ) => Some(Holds::One),
+        _ => None,
+    }
+}
+
 /// Calls `f(segment, subschema)` for each subschema of a schema object; with
 /// `defs`, also those under `$defs`/`definitions`.
 pub fn subschemas<'v>(
@@ -87,42 +132,25 @@ pub fn subschemas<'v>(
 ) -> Result<(), CompileError> {
     for (k, v) in obj {
         let k = k.as_str();
-        match (k, v) {
-            ("allOf" | "anyOf" | "oneOf" | "prefixItems" | "items", Value::Array(items)) => {
+        match (holds(k, v), v) {
+            (Some(Holds::Many), Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
                     f(format!("{k}/{i}"), item)?;
                 }
             }
-            (
-                "properties" | "patternProperties" | "dependentSchemas" | "dependencies",
-                Value::Object(m),
-            ) => {
+            (Some(Holds::Map), Value::Object(m)) => {
                 for (name, sub) in m {
                     if sub.is_object() || sub.is_boolean() {
                         f(format!("{k}/{}", super::error::escape_token(name)), sub)?;
                     }
                 }
             }
-            ("$defs" | "definitions", Value::Object(m)) if defs => {
+            (Some(Holds::Defs), Value::Object(m)) if defs => {
                 for (name, sub) in m {
                     f(format!("{k}/{}", super::error::escape_token(name)), sub)?;
                 }
             }
-            (
-                "additionalProperties"
-                | "additionalItems"
-                | "contains"
-                | "propertyNames"
-                | "not"
-                | "if"
-                | "then"
-                | "else"
-                | "unevaluatedItems"
-                | "unevaluatedProperties"
-                | "contentSchema"
-                | "items",
-                Value::Object(_) | Value::Bool(_),
-            ) => f(k.to_string(), v)?,
+            (Some(Holds::One), _) => f(k.to_string(), v)?,
             _ => {}
         }
     }

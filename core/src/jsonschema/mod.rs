@@ -25,6 +25,7 @@ mod uri;
 mod value;
 
 pub use error::{CompileError, ErrorKind, ValidationError};
+pub use index::{holds, Holds};
 
 use index::Index;
 use serde_json::Value;
