@@ -326,11 +326,12 @@ pub fn normalise(
             pool.insert(key, json_digest(&input_schema), input_schema)
         }
     };
-    if let Some(out) = &spec.output_schema {
-        let digest = json_digest(out);
-        if !metas.passed(&digest) {
+    // Taken once: the meta-check memory and the tool's version both use it.
+    let output_hash = spec.output_schema.as_ref().map(json_digest);
+    if let (Some(out), Some(digest)) = (&spec.output_schema, &output_hash) {
+        if !metas.passed(digest) {
             check_schema(&tool, "outputSchema", out, metas)?;
-            metas.remember(digest);
+            metas.remember(digest.clone());
         }
     }
     let mut permissions: Vec<String> = spec.permissions.clone();
@@ -394,7 +395,7 @@ pub fn normalise(
         schema_missing,
         version: String::new(),
     };
-    desc.version = tool_version(&desc);
+    desc.version = version_with(&desc, output_hash);
     let footprint = crate::builtin::footprint_with(&desc.name, &desc.description, schema_len);
     Ok((desc, validator, footprint))
 }
@@ -402,6 +403,11 @@ pub fn normalise(
 /// The per-tool version: digest of the canonical JSON object of every
 /// versioned field, hashed while written (long texts are never copied).
 pub fn tool_version(d: &ToolDescriptor) -> String {
+    version_with(d, d.output_schema.as_ref().map(json_digest))
+}
+
+/// [`tool_version`] with the output schema's digest already taken.
+fn version_with(d: &ToolDescriptor, output_hash: Option<String>) -> String {
     use crate::hash::{canonical_json_into, digest_text, json_string_into, HashSink, Sink};
     /// A field's value: borrowed text, or a small serialised value.
     enum Piece<'a> {
@@ -409,7 +415,6 @@ pub fn tool_version(d: &ToolDescriptor) -> String {
         Json(Value),
     }
     let json = |v: serde_json::Result<Value>| Piece::Json(v.unwrap_or(Value::Null));
-    let output_hash = d.output_schema.as_ref().map(json_digest);
     let mut fields: Vec<(&str, Piece)> = vec![
         ("name", Piece::Text(&d.name)),
         ("localName", Piece::Text(&d.local_name)),
