@@ -6,7 +6,7 @@ use super::fit::param_kinds;
 use super::fuse::{fuse, Cand};
 use super::mention::Mentions;
 use super::postings::{exact_keys, toggle_slot, Store, FIELDS};
-use super::provider::{provider_why, Providers};
+use super::provider::{provider_why, Named, Providers};
 use super::query::{read, Request};
 use super::text::{exact_key, family_of, is_stopword, stem, VERB_FAMILIES};
 use crate::descriptor::ToolDescriptor;
@@ -104,8 +104,8 @@ struct Scored<'a> {
     fields: Vec<String>,
     /// Tools the request names (see `search/mention.rs`), by slot.
     named: Vec<(u32, f32)>,
-    /// Provider words the request names (see `search/provider.rs`).
-    providers: Vec<String>,
+    /// Providers the request names (see `search/provider.rs`).
+    providers: Vec<Named>,
 }
 
 /// One weighted query term.
@@ -803,7 +803,8 @@ impl SearchIndex {
             }
         }
         // Provider hook: a request that names a provider ranks its tools higher.
-        let providers = self.providers.named(&self.store, &req, scores);
+        let providers = self.providers.detect(&self.store, &req);
+        Providers::boost(&self.store, &providers, scores);
         // Negation hook: tools named by an excluded word rank lower.
         for s in &req.negated {
             if let Some(id) = self.store.id(s) {
@@ -825,7 +826,7 @@ impl SearchIndex {
             }
         }
         // Mention hook: a tool the request names inside a sentence.
-        let named = self.mentions.find(&self.store, query);
+        let named = self.mentions.find(&self.store, query, &providers);
         for (doc, boost) in &named {
             let s = &mut scores[*doc as usize];
             if *s == 0.0 {

@@ -14,13 +14,15 @@
 //!   `get-key-value-store-list`, not `get-key-value-store`.
 //!
 //! When the mentioned name belongs to several providers' tools, a tool whose
-//! provider the request also names (id or display name, as words in order)
-//! gains [`PROVIDER`]; otherwise they tie as the rest of the ranking leaves them.
+//! provider the request also names (by the one provider detector,
+//! `search/provider.rs`) gains [`PROVIDER`]; otherwise they tie as the rest
+//! of the ranking leaves them.
 //!
 //! Storage is incremental like the postings: each tool adds or removes only
 //! its own spaced names ([`Mentions::insert`], [`Mentions::remove`]).
 
 use super::postings::{toggle_slot, Store};
+use super::provider::{provider_fullness, Named};
 use super::text::{exact_key, words};
 use crate::descriptor::ToolDescriptor;
 use std::collections::HashMap;
@@ -93,20 +95,6 @@ fn wrapper(c: char) -> bool {
         || c == '\u{201d}'
 }
 
-/// How many words `needle` has when a segment of `hay` holds them contiguously, in order (else 0).
-fn spelled_len(hay: &[&[String]], needle: &str) -> usize {
-    let n = words(needle);
-    let found = !n.is_empty()
-        && hay
-            .iter()
-            .any(|seg| seg.windows(n.len()).any(|w| w == n.as_slice()));
-    if found {
-        n.len()
-    } else {
-        0
-    }
-}
-
 /// Record that `d` gains `s` (the larger, when it is named twice).
 fn add(d: u32, s: f32, out: &mut Vec<(u32, f32)>) {
     match out.iter_mut().find(|(x, _)| *x == d) {
@@ -135,8 +123,9 @@ impl Mentions {
         }
     }
 
-    /// The tools a request names, each with the score it gains (slot order).
-    pub fn find(&self, store: &Store, query: &str) -> Vec<(u32, f32)> {
+    /// The tools a request names, each with the score it gains (slot order);
+    /// `providers` are the providers the request names.
+    pub fn find(&self, store: &Store, query: &str, providers: &[Named]) -> Vec<(u32, f32)> {
         let mut out: Vec<(u32, f32)> = Vec::new();
         // Runs of plain words; an identifier that names a tool and sentence
         // punctuation (`,;:.!?` after a word) end a run.
@@ -164,23 +153,17 @@ impl Mentions {
                 runs.push(Vec::new());
             }
         }
-        // The words no mention used: where a provider may be named.
-        let mut rest: Vec<&[String]> = Vec::new();
         for run in &runs {
-            let mut from = 0;
             for (a, b) in self.phrase_spans(run) {
                 if let Some(docs) = self.phrases.get(&run[a..b].join(" ")) {
                     for d in docs {
                         add(*d, PHRASE * (b - a) as f32, &mut out);
                     }
                 }
-                rest.push(&run[from.min(a)..a]);
-                from = from.max(b);
             }
-            rest.push(&run[from..]);
         }
         if out.len() > 1 {
-            provider_decides(store, &rest, &mut out);
+            provider_decides(store, providers, &mut out);
         }
         out.sort_unstable_by_key(|(d, _)| *d);
         out
@@ -221,32 +204,24 @@ impl Mentions {
     }
 }
 
-/// Add [`PROVIDER`] to named tools whose provider the request names too
-/// (the longest provider spelled, so "gitlab-zereight" beats "gitlab"),
-/// when the named tools come from more than one provider.
-fn provider_decides(store: &Store, rest: &[&[String]], out: &mut [(u32, f32)]) {
-    let provider = |d: u32| store.doc(d).map(|doc| &doc.tool.provider);
-    let first = out.first().and_then(|(d, _)| provider(*d)).map(|p| &p.id);
-    if out
-        .iter()
-        .all(|(d, _)| provider(*d).map(|p| &p.id) == first)
-    {
+/// Add [`PROVIDER`] to named tools whose provider the request names too,
+/// the most fully (`Named::fullness`: "from gitlab" picks `gitlab` over
+/// `gitlab-zereight`), when the named tools come from more than one provider.
+fn provider_decides(store: &Store, providers: &[Named], out: &mut [(u32, f32)]) {
+    let provider = |d: u32| store.doc(d).map(|doc| &doc.tool.provider.id);
+    let first = out.first().and_then(|(d, _)| provider(*d));
+    if providers.is_empty() || out.iter().all(|(d, _)| provider(*d) == first) {
         return;
     }
-    let spelled: Vec<usize> = out
+    let full: Vec<_> = out
         .iter()
-        .map(|(d, _)| {
-            provider(*d).map_or(0, |p| {
-                spelled_len(rest, &p.id).max(spelled_len(rest, &p.display_name))
-            })
-        })
+        .map(|(d, _)| provider_fullness(store, *d, providers))
         .collect();
-    let best = spelled.iter().copied().max().unwrap_or(0);
-    if best == 0 {
+    let Some(best) = full.iter().flatten().max().copied() else {
         return;
-    }
-    for ((_, s), n) in out.iter_mut().zip(spelled) {
-        if n == best {
+    };
+    for ((_, s), f) in out.iter_mut().zip(full) {
+        if f == Some(best) {
             *s += PROVIDER;
         }
     }

@@ -1,21 +1,37 @@
-//! "Named provider": a request that names a provider ("on GitHub", "with
-//! puppeteer", "linear: list projects", "google drive") ranks that
-//! provider's tools higher, `why`: "named provider github".
+//! "Named provider": which providers a request names ("on GitHub", "with
+//! puppeteer", "linear: list projects", "google drive", "desktop commander").
+//! One detector, [`Providers::detect`], serves both uses: the named
+//! provider's tools rank higher ([`Providers::boost`], `why`: "named provider
+//! github"), and when a request names a tool that several providers have,
+//! the named provider decides which (`search/mention.rs`).
 //!
-//! A typed word names a provider when it is a word of the provider's id or
-//! display name, in at most [`NAME_PROVIDERS`] providers, and either mostly
-//! found there ([`PROVIDER_SHARE`] of the tools that carry it) or phrased as a
-//! name in the request (`query::Word::named`): a provider named by a common
-//! word ("memory", "time", "fetch") is no signal on its own. Consecutive words
-//! name a provider whose word is their initials ("knowledge base" → `kb`) or
-//! their initials before the last word ("google drive" → `gdrive`).
+//! The rule, over the request's content words (full weight: not inside an
+//! entity, not a later step):
+//! - consecutive words that spell a provider's whole multi-word id or display
+//!   name ("desktop commander", "gitlab zereight") name it;
+//! - consecutive words name a provider whose word is their initials
+//!   ("knowledge base" → `kb`) or their initials before the last word
+//!   ("google drive" → `gdrive`);
+//! - any other word names the providers whose id or display name has it, when
+//!   it is in at most [`NAME_PROVIDERS`] providers and either mostly found
+//!   there ([`PROVIDER_SHARE`] of the tools that carry it) or phrased as a
+//!   name (`query::Word::named`): a provider named by a common word
+//!   ("memory", "time", "fetch") is no signal on its own;
+//! - a provider named by words that name another more fully is not named
+//!   ("gitlab zereight" names `gitlab-zereight`, not `gitlab`).
+//!
+//! How fully each provider is named ([`Named::fullness`]: how many request
+//! words name it, then whether they spell its whole id or display name) is
+//! part of the answer: "on gitlab" names `gitlab` wholly and
+//! `gitlab-zereight` in part; both tools' scores rise, and between two
+//! mentioned tools of those providers the whole name decides.
 //!
 //! Storage is incremental like the postings: each tool adds or removes only
-//! its own provider's words ([`Providers::set`]).
+//! its own provider's words and names ([`Providers::set`]).
 
 use super::postings::Store;
-use super::query::{Request, NAME_AFTER};
-use super::text::{stem, words};
+use super::query::{Request, Word, NAME_AFTER};
+use super::text::{is_stopword, stem, words};
 use crate::descriptor::ToolDescriptor;
 use std::collections::{BTreeMap, HashMap};
 
@@ -32,6 +48,8 @@ const PROVIDER_SHARE: f32 = 0.75;
 /// Most providers a word may be in to name one ("server", "mcp", "example"
 /// are in many providers' names and name none).
 const NAME_PROVIDERS: usize = 3;
+/// Most words of a provider name spelled in full, or of an initials run.
+const NAME_WORDS: usize = 4;
 /// Words that never name a provider: quantifier pronouns ("undo everything"
 /// is no request for a server called `everything`); nor do the words that
 /// mark a name ([`NAME_AFTER`]: "server", "mcp", "tools").
@@ -48,85 +66,178 @@ const NOT_NAMES: &[&str] = &[
 /// Bit of the provider field in a posting's field mask.
 const PROVIDER_FIELD: u8 = 1 << 5;
 
-/// Per word of a provider's id or display name (lower case, as split for the
-/// index): per provider id, how many tools carry it there.
+/// Provider id → how many tools it has, per word or spaced name.
+type Per = HashMap<String, BTreeMap<String, u32>>;
+
+/// Words and multi-word names of providers' ids and display names (lower
+/// case, as split for the index), each with per provider id how many tools
+/// carry it there.
 #[derive(Debug, Default, Clone)]
 pub(super) struct Providers {
-    words: HashMap<String, BTreeMap<String, u32>>,
+    words: Per,
+    /// Whole ids and display names (stopwords left out), spaced.
+    names: Per,
+}
+
+/// A provider the request names.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Named {
+    /// The provider's id.
+    pub id: String,
+    /// Provider words the request names it by ("gitlab", "gdrive"), for `why`.
+    pub words: Vec<String>,
+    /// Positions of the request words that name it, ascending.
+    at: Vec<usize>,
+    /// Whether some of those words spell its whole id or display name.
+    whole: bool,
+}
+
+impl Named {
+    /// How fully the request names it: words naming it, then whether they spell its whole name.
+    pub fn fullness(&self) -> (usize, bool) {
+        (self.at.len(), self.whole)
+    }
+}
+
+/// Count (or uncount) `key` for provider `id`.
+fn count(map: &mut Per, key: String, id: &str, add: bool) {
+    if add {
+        *map.entry(key)
+            .or_default()
+            .entry(id.to_string())
+            .or_default() += 1;
+    } else if let Some(per) = map.get_mut(&key) {
+        if let Some(n) = per.get_mut(id) {
+            *n -= 1;
+            if *n == 0 {
+                per.remove(id);
+            }
+        }
+        if per.is_empty() {
+            map.remove(&key);
+        }
+    }
+}
+
+/// Record that request words `at` name provider `id` by provider word
+/// `word` (`whole`: they spell its whole name).
+fn note(
+    out: &mut Vec<Named>,
+    id: &str,
+    word: &str,
+    at: impl IntoIterator<Item = usize>,
+    whole: bool,
+) {
+    let i = match out.iter().position(|n| n.id == id) {
+        Some(i) => i,
+        None => {
+            out.push(Named {
+                id: id.to_string(),
+                words: Vec::new(),
+                at: Vec::new(),
+                whole: false,
+            });
+            out.len() - 1
+        }
+    };
+    let n = &mut out[i];
+    if !n.words.iter().any(|w| w == word) {
+        n.words.push(word.to_string());
+    }
+    n.at.extend(at);
+    n.whole |= whole;
+    n.at.sort_unstable();
+    n.at.dedup();
+}
+
+/// Whether a request word may be part of a provider's name.
+fn nameable(w: &Word) -> bool {
+    w.weight >= 1.0 && !NOT_NAMES.contains(&w.word.as_str())
 }
 
 impl Providers {
-    /// Count (or uncount) the words of a tool's provider id and display name.
+    /// Count (or uncount) the words and whole names of a tool's provider id and display name.
     pub(super) fn set(&mut self, tool: &ToolDescriptor, add: bool) {
         let p = &tool.provider;
         let mut ws = words(&format!("{} {}", p.id, p.display_name));
         ws.sort_unstable();
         ws.dedup();
         for w in ws {
-            if add {
-                let per = self.words.entry(w).or_default();
-                *per.entry(p.id.clone()).or_default() += 1;
-            } else if let Some(per) = self.words.get_mut(&w) {
-                if let Some(n) = per.get_mut(&p.id) {
-                    *n -= 1;
-                    if *n == 0 {
-                        per.remove(&p.id);
-                    }
-                }
-                if per.is_empty() {
-                    self.words.remove(&w);
-                }
-            }
+            count(&mut self.words, w, &p.id, add);
+        }
+        let mut names: Vec<String> = [&p.id, &p.display_name]
+            .iter()
+            .map(|n| {
+                let ws: Vec<String> = words(n).into_iter().filter(|w| !is_stopword(w)).collect();
+                ws.join(" ")
+            })
+            .filter(|n| !n.is_empty())
+            .collect();
+        names.dedup();
+        for n in names {
+            count(&mut self.names, n, &p.id, add);
         }
     }
 
-    /// The provider words a request names, and their tools' scores
-    /// multiplied by [`PROVIDER`] (once per tool). A typed word names a
-    /// provider when it is a word of a provider's id or display name and
-    /// either is phrased as a name or is mostly found there
-    /// ([`PROVIDER_SHARE`]); consecutive words name a provider whose word
-    /// is their initials, or their initials before the last word
-    /// ("knowledge base" → `kb`, "google drive" → `gdrive`).
-    pub(super) fn named(&self, store: &Store, req: &Request, scores: &mut [f32]) -> Vec<String> {
+    /// The providers a request names, by the rule in the module header.
+    pub(super) fn detect(&self, store: &Store, req: &Request) -> Vec<Named> {
+        let mut out: Vec<Named> = Vec::new();
         if self.words.is_empty() {
-            return Vec::new();
+            return out;
         }
         let ws = &req.words;
-        let mut named: Vec<String> = Vec::new();
         let mut used = vec![false; ws.len()];
+        // Runs of words: a whole spelled name, initials.
         for i in 0..ws.len() {
+            let mut spelled = String::new();
             let mut initials = String::new();
-            for j in i..ws.len().min(i + 4) {
-                if j > i && ws[j].concept != ws[j - 1].concept + 1
-                    || NAME_AFTER.contains(&ws[j].word.as_str())
-                {
+            for j in i..ws.len().min(i + NAME_WORDS) {
+                if !nameable(&ws[j]) {
+                    break;
+                }
+                if j > i {
+                    spelled.push(' ');
+                }
+                spelled.push_str(&ws[j].word);
+                if let Some(per) = self.names.get(&spelled).filter(|_| j > i) {
+                    used[i..=j].fill(true);
+                    // The words that mark a name ("server") are not shown as it.
+                    let shown = ws[i..=j]
+                        .iter()
+                        .filter(|w| !NAME_AFTER.contains(&w.word.as_str()));
+                    for id in per.keys() {
+                        for w in shown.clone() {
+                            note(&mut out, id, &w.word, i..=j, true);
+                        }
+                    }
+                }
+                if NAME_AFTER.contains(&ws[j].word.as_str()) {
                     break;
                 }
                 let joined = format!("{initials}{}", ws[j].word);
                 initials.extend(ws[j].word.chars().next());
                 for key in [joined, initials.clone()] {
-                    if j > i && key.len() >= 2 && self.words.contains_key(&key) {
+                    if j == i || key.len() < 2 {
+                        continue;
+                    }
+                    if let Some(per) = self.words.get(&key) {
                         used[i..=j].fill(true);
-                        if !named.contains(&key) {
-                            named.push(key);
+                        for id in per.keys() {
+                            note(&mut out, id, &key, i..=j, self.is_whole(&key, id));
                         }
                     }
                 }
             }
         }
-        for (w, _) in ws
-            .iter()
-            .zip(&used)
-            .filter(|(w, u)| !**u && w.weight >= 1.0)
-        {
+        // Single words.
+        for (i, w) in ws.iter().enumerate() {
+            if used[i] || !nameable(w) || NAME_AFTER.contains(&w.word.as_str()) {
+                continue;
+            }
             let Some(per) = self.words.get(&w.word) else {
                 continue;
             };
-            if per.len() > NAME_PROVIDERS
-                || w.word.len() < if w.named { 2 } else { 3 }
-                || NOT_NAMES.contains(&w.word.as_str())
-                || NAME_AFTER.contains(&w.word.as_str())
-            {
+            if per.len() > NAME_PROVIDERS || w.word.len() < if w.named { 2 } else { 3 } {
                 continue;
             }
             let n: u32 = per.values().sum();
@@ -134,42 +245,66 @@ impl Providers {
                 continue;
             };
             let carriers = store.postings(id).len() as f32;
-            if (w.named || n as f32 >= PROVIDER_SHARE * carriers) && !named.contains(&w.word) {
-                named.push(w.word.clone());
+            if w.named || n as f32 >= PROVIDER_SHARE * carriers {
+                for id in per.keys() {
+                    note(&mut out, id, &w.word, [i], self.is_whole(&w.word, id));
+                }
             }
         }
+        // A provider named by words that name another more fully is not named.
+        let fuller = |a: &Named| {
+            out.iter()
+                .any(|b| b.at.len() > a.at.len() && a.at.iter().all(|i| b.at.contains(i)))
+        };
+        let keep: Vec<bool> = out.iter().map(|a| !fuller(a)).collect();
+        let mut keep = keep.into_iter();
+        out.retain(|_| keep.next().unwrap_or(true));
+        out
+    }
+
+    /// Whether `key` is the whole id or display name of provider `id`.
+    fn is_whole(&self, key: &str, id: &str) -> bool {
+        self.names.get(key).is_some_and(|per| per.contains_key(id))
+    }
+
+    /// Multiply by [`PROVIDER`] the scores of the named providers' tools (once per tool).
+    pub(super) fn boost(store: &Store, named: &[Named], scores: &mut [f32]) {
         let mut boosted: Vec<u32> = Vec::new();
-        for w in &named {
-            if let Some(id) = store.id(&stem(w)) {
-                let owned = store.postings(id).iter();
-                boosted.extend(
-                    owned
-                        .filter(|p| p.fields & PROVIDER_FIELD != 0)
-                        .map(|p| p.doc),
-                );
-            }
+        for n in named {
+            let Some(id) = n.words.first().and_then(|w| store.id(&stem(w))) else {
+                continue;
+            };
+            boosted.extend(
+                store
+                    .postings(id)
+                    .iter()
+                    .filter(|p| p.fields & PROVIDER_FIELD != 0)
+                    .filter(|p| store.doc(p.doc).is_some_and(|d| d.tool.provider.id == n.id))
+                    .map(|p| p.doc),
+            );
         }
         boosted.sort_unstable();
         boosted.dedup();
         for d in boosted {
-            scores[d as usize] *= PROVIDER;
+            if let Some(s) = scores.get_mut(d as usize) {
+                *s *= PROVIDER;
+            }
         }
-        named
     }
 }
 
-/// `why` entry for a provider the request names ("named provider github").
-pub(super) fn provider_why(store: &Store, doc: u32, named: &[String]) -> Option<String> {
-    let has: Vec<&str> = named
+/// How fully the request names the provider of the tool in `doc`, if at all.
+pub(super) fn provider_fullness(store: &Store, doc: u32, named: &[Named]) -> Option<(usize, bool)> {
+    let d = store.doc(doc)?;
+    named
         .iter()
-        .filter(|w| {
-            store.id(&stem(w)).is_some_and(|id| {
-                let l = store.postings(id);
-                l.binary_search_by_key(&doc, |p| p.doc)
-                    .is_ok_and(|i| l[i].fields & PROVIDER_FIELD != 0)
-            })
-        })
-        .map(String::as_str)
-        .collect();
-    (!has.is_empty()).then(|| format!("named provider {}", has.join(", ")))
+        .find(|n| n.id == d.tool.provider.id)
+        .map(Named::fullness)
+}
+
+/// `why` entry for a provider the request names ("named provider github").
+pub(super) fn provider_why(store: &Store, doc: u32, named: &[Named]) -> Option<String> {
+    let d = store.doc(doc)?;
+    let n = named.iter().find(|n| n.id == d.tool.provider.id)?;
+    Some(format!("named provider {}", n.words.join(", ")))
 }
