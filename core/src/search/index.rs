@@ -30,6 +30,13 @@ const FIRST_VERB: f32 = 1.6;
 /// Multiplier for tools that match none of the first action verb's family.
 const NO_VERB: f32 = 0.6;
 const LATER_VERB: f32 = 0.45;
+/// The first action verb picks the first step's tool only among the first
+/// three sentence words (values not counted): an imperative opens with its
+/// verb ("desktop commander run …" has two words before it); a verb-family
+/// word deeper in ("visualize how users drop off", "which places can I
+/// open") is not the request's action. Tuned on the dev half (2 and 3 tie
+/// on paraphrase; 3 keeps provider-led requests).
+const FIRST_VERB_REACH: usize = 3;
 /// Weight of a tool word the concept lexicon adds for an everyday phrase
 /// (1.0, as a typed word, capped by [`LEXICON_IDF_CAP`]: tuned on the dev half;
 /// was 0.6, which let long descriptions' literal matches outrank the tool the
@@ -514,13 +521,15 @@ impl SearchIndex {
         let mut out: Vec<QTerm> = Vec::new();
         let mut first_family: Option<usize> = None;
         let last = req.words.len().saturating_sub(1);
+        // Sentence words (not values) before the current one.
+        let mut lead = 0usize;
         for (i, qw) in req.words.iter().enumerate() {
             let w = &qw.word;
             let family = if qw.verb { family_of(w) } else { None };
             let weight = qw.weight
                 * match (family, first_family) {
                     // Only the first step's verb picks the first step's tool.
-                    (Some(f), None) if !qw.later => {
+                    (Some(f), None) if !qw.later && lead < FIRST_VERB_REACH => {
                         first_family = Some(f);
                         1.0
                     }
@@ -529,6 +538,7 @@ impl SearchIndex {
                 };
             let s = &qw.stem;
             let concept = qw.concept;
+            lead += usize::from(!qw.value);
             match self.store.id(s) {
                 Some(id) => out.push(QTerm {
                     id,
@@ -587,7 +597,7 @@ impl SearchIndex {
                 if let Some(id) = self.store.id(s) {
                     out.push(QTerm {
                         id,
-                        weight: LEXICON,
+                        weight: LEXICON * e.weight,
                         word: format!("{word} (lexicon: {})", e.phrase),
                         idf_cap: LEXICON_IDF_CAP,
                         concept: e.concept,

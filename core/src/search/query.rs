@@ -33,6 +33,8 @@ pub struct Word {
     /// "server", "mcp", "tools"… or a colon, or capitalised mid-sentence
     /// (see `named_at`); a provider named by a common word needs it.
     pub named: bool,
+    /// Part of an entity or quoted value (a path, a URL, 'fix typo').
+    pub value: bool,
 }
 
 /// Extra tool words a lexicon phrase adds.
@@ -46,6 +48,9 @@ pub struct Expansion {
     pub concept: usize,
     /// The content words (indices into [`Request::words`]) the phrase spans.
     pub span: (usize, usize),
+    /// Weight of the phrase's words where they stand: [`LATER_STEP`] in a
+    /// later step, as the words it stands for would count.
+    pub weight: f32,
 }
 
 /// A request, read.
@@ -80,9 +85,15 @@ fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
     let mut pos = 0;
     for piece in query.split_inclusive(char::is_whitespace) {
         let token = piece.trim_end();
+        // Look up the token's first and last word characters: quotes and
+        // punctuation around a value ("'new-checkout',") lie outside its span.
+        let first = token.find(char::is_alphanumeric).unwrap_or(0);
+        let last = token
+            .rfind(char::is_alphanumeric)
+            .unwrap_or(token.len().saturating_sub(1));
         let entity = entities
-            .weight_at(pos)
-            .or_else(|| entities.weight_at(pos + token.len().saturating_sub(1)));
+            .weight_at(pos + first)
+            .or_else(|| entities.weight_at(pos + last));
         let ws = words(token);
         let n = ws.len();
         let ends = token.ends_with([',', '.', ';', ':', '!', '?', ')']);
@@ -246,6 +257,42 @@ const LIGHT: f32 = 0.5;
 /// Contraction tails left by splitting "what's", "don't", "I'll".
 const CONTRACTIONS: &[&str] = &["s", "t", "d", "ll", "re", "ve", "m"];
 
+/// Determiners: a verb-family word after one (over adjectives and nouns) is a
+/// noun ("the last CI run", "the new files", "a quick search").
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "this", "that", "these",
+    "those", "every", "each", "any", "some", "last", "latest", "first", "next",
+];
+/// Most words between a determiner and the noun it introduces.
+const NOUN_REACH: usize = 3;
+
+/// Whether raw word `k`, a verb-family word, reads as a noun: a determiner
+/// stands before it with only modifiers between ("the last CI run").
+fn noun_at(raw: &[Raw], k: usize) -> bool {
+    if family_of(&raw[k].word).is_none() {
+        return false;
+    }
+    for j in (k.saturating_sub(NOUN_REACH + 1)..k).rev() {
+        let w = raw[j].word.as_str();
+        if DETERMINERS.contains(&w) {
+            return true;
+        }
+        let verb = family_of(w).is_some() || STEP_VERBS.contains(&w) || LIGHT_VERBS.contains(&w);
+        if raw[j].boundary || verb || is_stopword(w) || STEP_JOINERS.contains(&w) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether a purpose clause opens at raw word `k` ("so I can patch it",
+/// "so that", "in order to"): what follows says why, not what to do.
+fn purpose_at(raw: &[Raw], k: usize) -> bool {
+    let w = |j: usize| raw.get(j).map_or("", |r| r.word.as_str());
+    (w(k - 1) == "so" && matches!(w(k), "i" | "we" | "you" | "that" | "they"))
+        || (w(k - 1) == "order" && w(k) == "to" && k >= 2 && w(k - 2) == "in")
+}
+
 /// Read a request: content words, expansions, negated words, entities.
 pub fn read(query: &str) -> Request {
     let entities = detect(query);
@@ -320,15 +367,20 @@ pub fn read(query: &str) -> Request {
         ..Request::default()
     };
     let mut content_at = vec![usize::MAX; raw.len()];
+    // Per raw word: the weight its step and entity give it (phrases use it).
+    let mut raw_weight = vec![1.0f32; raw.len()];
     let mut clause_weight = 1.0;
     // Non-verb content words of the first step so far: "find and read the
     // notes" is one step with two verbs; "find the notes and read them" two.
     let mut objects = 0;
     for (k, r) in raw.iter().enumerate() {
         let w = r.word.as_str();
-        if k > 0 && objects > 0 && starts_step(&raw, k) {
+        // A later step, or a purpose clause ("so I can patch it"): what
+        // follows is not what the first tool does.
+        if k > 0 && ((objects > 0 && starts_step(&raw, k)) || purpose_at(&raw, k)) {
             clause_weight = LATER_STEP;
         }
+        raw_weight[k] = r.entity.unwrap_or(1.0) * clause_weight;
         if dropped[k] || is_stopword(w) || STEP_JOINERS.contains(&w) || CONTRACTIONS.contains(&w) {
             continue;
         }
@@ -345,10 +397,11 @@ pub fn read(query: &str) -> Request {
             stem: stems[k].clone(),
             word: r.word.clone(),
             weight: r.entity.unwrap_or(1.0) * clause_weight * if light { LIGHT } else { 1.0 },
-            verb: r.entity.is_none() && !light,
+            verb: r.entity.is_none() && !light && !noun_at(&raw, k),
             concept,
             later: clause_weight < 1.0,
             named: r.entity.is_none() && named_at(&raw, k),
+            value: r.entity.is_some(),
         });
     }
     // 4. Lexicon phrases.
@@ -380,11 +433,16 @@ pub fn read(query: &str) -> Request {
             }
             next_concept - 1
         };
+        let weight = at[i..i + n]
+            .iter()
+            .map(|k| raw_weight[*k])
+            .fold(0f32, f32::max);
         out.expansions.push(Expansion {
             phrase: e.text.clone(),
             adds: e.adds.clone(),
             concept,
             span: (lo, hi),
+            weight,
         });
         i += n;
     }
@@ -422,6 +480,29 @@ mod tests {
         assert!(named("linear: list projects", "linear"));
         assert!(!named("how much memory is used", "memory"));
         assert!(!named("Memory usage please", "memory"));
+    }
+
+    #[test]
+    fn nouns_purposes_and_quoted_values() {
+        let verb = |q: &str, w: &str| read(q).words.iter().any(|x| x.word == w && x.verb);
+        assert!(!verb("what went wrong in the last CI run", "run"));
+        assert!(!verb("show me the new files", "new"));
+        assert!(verb("run the tests", "run"));
+        assert!(verb("list the pods and delete them", "delete"));
+        let r = read("take node-3 out of rotation so I can patch it");
+        assert!(r.words.iter().any(|w| w.word == "patch" && w.later));
+        let r = read("get the flag 'new-checkout', then turn it on");
+        let new = r.words.iter().find(|w| w.word == "new").expect("new");
+        assert!(new.value && !new.verb, "{new:?}");
+    }
+
+    #[test]
+    fn a_later_steps_phrases_count_as_its_words() {
+        let r = read("get the pods, then tail the logs of the crashing one");
+        let crash = r.expansions.iter().find(|e| e.phrase == "crash");
+        assert_eq!(crash.map(|e| e.weight), Some(LATER_STEP));
+        let r = read("put a thumbs-up on that message");
+        assert!(r.expansions.iter().all(|e| e.weight == 1.0));
     }
 
     #[test]
