@@ -5,7 +5,8 @@ Embeds every catalog tool's text and every request, in the core's text shape
 (the texts come from the core: `outside_rank CATALOG REQUESTS --texts`, which
 uses `search::embed::tool_text` and `text_key`, as `embed_texts` does), and
 writes `holaryn.embeddings/1` (int8, see core/src/embeddings.rs), the format
-`holaryn rank --embeddings` and `outside_rank --vectors` import:
+`holaryn rank --embeddings` and `outside_rank --vectors` import (gzipped by
+default, `bfcl/minilm-l6-v2.json.gz`; `gunzip -k` it for those two):
 
     cargo build --release -p holaryn-core --example outside_rank
     /work/embvenv/bin/python benchmarks/outside/embed.py [--model-dir DIR] [--out FILE]
@@ -15,6 +16,7 @@ The model is loaded as scripts/embed-fixtures.py does (the PyPI package
 L2-normalised.
 """
 import argparse
+import gzip
 import json
 import os
 import subprocess
@@ -32,7 +34,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model-dir")
     ap.add_argument("--data", default=os.path.join(HERE, "bfcl"))
-    ap.add_argument("--out", default=os.path.join(HERE, "bfcl", "minilm-l6-v2.json"))
+    ap.add_argument("--out", default=os.path.join(HERE, "bfcl", "minilm-l6-v2.json.gz"))
     a = ap.parse_args()
     from sentence_transformers import SentenceTransformer
 
@@ -59,8 +61,12 @@ def main():
         "vectors": {r["key"]: fixtures.quantise([float(x) for x in v]) for r, v in zip(rows, vecs)},
     }
     text = json.dumps(data, separators=(",", ":")) + "\n"
-    with open(a.out, "w") as f:
-        f.write(text)
+    if a.out.endswith(".gz"):  # kept gzipped in the repository (mtime 0: reproducible bytes)
+        with open(a.out, "wb") as f:
+            f.write(gzip.compress(text.encode(), 9, mtime=0))
+    else:
+        with open(a.out, "w") as f:
+            f.write(text)
     kinds = {k: sum(1 for r in rows if r["kind"] == k) for k in ("tool", "query")}
     print(f"{a.out}: {kinds['tool']} tool texts + {kinds['query']} queries, {len(text)} bytes", file=sys.stderr)
 

@@ -12,9 +12,11 @@
 // measures, it never fails on a figure.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 import { bm25Baseline } from "../quality/bm25.mjs";
 import { score, table } from "../quality/metrics.mjs";
 
@@ -28,7 +30,13 @@ const missesWanted = Number(opt("--misses", 0));
 const K = 8;
 const CATALOG = join(data, "catalog.json");
 const REQUESTS = join(data, "requests.jsonl");
-const VECTORS = join(data, "minilm-l6-v2.json");
+// The vectors are kept gzipped in the repository; the ranker reads plain JSON.
+let VECTORS = join(data, "minilm-l6-v2.json");
+if (!existsSync(VECTORS) && existsSync(`${VECTORS}.gz`)) {
+  const tmp = mkdtempSync(join(tmpdir(), "outside-"));
+  writeFileSync(join(tmp, "minilm-l6-v2.json"), gunzipSync(readFileSync(`${VECTORS}.gz`)));
+  VECTORS = join(tmp, "minilm-l6-v2.json");
+}
 const exe = join(root, "target/release/examples/outside_rank");
 if (!existsSync(exe)) {
   console.error(`build the ranker first: cargo build --release -p holaryn-core --example outside_rank`);
@@ -62,19 +70,25 @@ function decode(b64) {
   const n = Math.hypot(...v) || 1;
   return v.map((x) => x / n);
 }
+function dot(a, b) {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
 let minilm = null;
+let toolVec = new Map();
 if (vectors) {
   const vec = JSON.parse(readFileSync(VECTORS, "utf8")).vectors;
   const toolVecs = jsonl(run("--texts"))
     .filter((t) => t.kind === "tool" && vec[t.key])
     .map((t) => ({ name: t.name, v: decode(vec[t.key]) }));
+  toolVec = new Map(toolVecs.map((t) => [t.name, t.v]));
   minilm = (q) => {
     const key = createHash("sha256").update(q).digest().subarray(0, 16).toString("hex");
     if (!vec[key]) return [];
     const qv = decode(vec[key]);
-    const dot = (v) => v.reduce((s, x, i) => s + x * qv[i], 0);
     return toolVecs
-      .map((t) => ({ name: t.name, s: dot(t.v) }))
+      .map((t) => ({ name: t.name, s: dot(t.v, qv) }))
       .sort((a, b) => b.s - a.s)
       .slice(0, K)
       .map((t) => t.name);
@@ -125,13 +139,33 @@ console.log(
     .join(", ")} (MiniLM alone excludes encoding the query; holaryn+MiniLM with cached vectors)`,
 );
 
+// How many top-1 misses put first a tool that reads like the gold one: the
+// union catalog holds functions of other entries that do the same job, and
+// BFCL's gold is the one its entry offered. A diagnostic, not a score.
+const SAME = 0.8;
+const near = (a, b) => (toolVec.has(a) && toolVec.has(b) ? dot(toolVec.get(a), toolVec.get(b)) : 0);
+const lexMisses = requests.filter((r) => !r.gold.includes(ranked.get(r.id).lexical[0]));
+if (vectors) {
+  for (const split of ["dev", "test"]) {
+    const m = lexMisses.filter((r) => r.split === split);
+    if (!m.length) continue;
+    const eq = m.filter((r) => r.gold.some((g) => near(ranked.get(r.id).lexical[0], g) >= SAME)).length;
+    console.log(
+      `${split}: ${m.length} holaryn-lexical top-1 misses; ${eq} of them put first a tool whose text has MiniLM cosine >= ${SAME} with a gold tool's`,
+    );
+  }
+}
+
 if (missesWanted) {
-  const misses = requests.filter((r) => r.split === "dev" && !r.gold.includes(ranked.get(r.id).lexical[0]));
+  const misses = lexMisses.filter((r) => r.split === "dev");
   console.log(`\n${misses.length} holaryn-lexical dev misses (top-1); first ${missesWanted}:`);
   for (const r of misses.slice(0, missesWanted)) {
     const h = ranked.get(r.id);
     const at = h.lexical.findIndex((n) => r.gold.includes(n));
-    console.log(`MISS ${r.id} ${JSON.stringify(r.query)} gold=${r.gold} rank=${at < 0 ? "-" : at + 1}`);
+    const cos = Math.max(0, ...r.gold.map((g) => near(h.lexical[0], g)));
+    console.log(
+      `MISS ${r.id} ${JSON.stringify(r.query)} gold=${r.gold} rank=${at < 0 ? "-" : at + 1} top1~gold=${cos.toFixed(2)}`,
+    );
     for (const [n, why] of h.why ?? []) console.log(`    ${n} ${JSON.stringify(why)}`);
   }
 }
