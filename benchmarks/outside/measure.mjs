@@ -5,6 +5,7 @@
 //
 //   cargo build --release -p holaryn-core --example outside_rank
 //   node benchmarks/outside/measure.mjs [--split dev|test|both] [--misses N] [--data DIR]
+//     [--catalog FILE|DIR --requests FILE --vectors FILE [--wide]]
 //
 // Prints top-1 / any-gold@8 / MRR@8 per BFCL category and split, and the time
 // per query of each system. `--misses N` lists up to N holaryn-lexical dev
@@ -12,7 +13,7 @@
 // measures, it never fails on a figure.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,10 +29,12 @@ const data = opt("--data", join(here, "bfcl"));
 const split = opt("--split", "dev");
 const missesWanted = Number(opt("--misses", 0));
 const K = 8;
-const CATALOG = join(data, "catalog.json");
-const REQUESTS = join(data, "requests.jsonl");
+// --catalog FILE|DIR, --requests FILE, --vectors FILE override the data directory's files
+// (e.g. the MCPToolBench++ requests over tests/fixtures/mcp); --wide scores `goldWide`.
+const CATALOG = opt("--catalog", join(data, "catalog.json"));
+const REQUESTS = opt("--requests", join(data, "requests.jsonl"));
 // The vectors are kept gzipped in the repository; the ranker reads plain JSON.
-let VECTORS = join(data, "minilm-l6-v2.json");
+let VECTORS = opt("--vectors", join(data, "minilm-l6-v2.json"));
 if (!existsSync(VECTORS) && existsSync(`${VECTORS}.gz`)) {
   const tmp = mkdtempSync(join(tmpdir(), "outside-"));
   writeFileSync(join(tmp, "minilm-l6-v2.json"), gunzipSync(readFileSync(`${VECTORS}.gz`)));
@@ -53,15 +56,24 @@ const requests = jsonl(readFileSync(REQUESTS, "utf8")).filter((r) => split === "
 // Registration as the CLI does it: refused names namespaced `bfcl/name`; gold follows the rename.
 const reg = JSON.parse(run("--skipped"));
 const rename = (n) => reg.renamed[n] ?? n;
-for (const r of requests) r.gold = r.gold.map(rename);
+const wide = argv.includes("--wide");
+for (const r of requests) r.gold = ((wide && r.goldWide) || r.gold).map(rename);
 
 const vectors = existsSync(VECTORS);
 const ranked = new Map(jsonl(run(...(vectors ? ["--vectors", VECTORS] : []))).map((l) => [l.id, l]));
 
 // BM25 over the same tools, names as registered.
-const catalog = JSON.parse(readFileSync(CATALOG, "utf8"));
-const tools = catalog.tools.map((t) => ({ ...t, name: rename(t.name) }));
-const bm25 = bm25Baseline({ mcp: [], native: JSON.stringify(tools) });
+let bm25;
+if (statSync(CATALOG).isDirectory()) {
+  const mcp = readdirSync(CATALOG)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => ({ provider: f.replace(/\.json$/, ""), text: readFileSync(join(CATALOG, f), "utf8") }));
+  bm25 = bm25Baseline({ mcp, native: "[]" });
+} else {
+  const tools = JSON.parse(readFileSync(CATALOG, "utf8")).tools.map((t) => ({ ...t, name: rename(t.name) }));
+  bm25 = bm25Baseline({ mcp: [], native: JSON.stringify(tools) });
+}
 
 // MiniLM alone: cosine of the query's vector with each tool's, over the core's texts.
 function decode(b64) {
@@ -121,7 +133,7 @@ const scored = Object.entries(systems).map(([name, rows]) => ({ name, ...score(r
 const kinds = [...new Set(requests.map((r) => r.kind))];
 const errors = [...ranked.values()].filter((l) => l.error).length;
 console.log(
-  `BFCL outside yardstick: ${reg.registered} tools registered (${Object.keys(reg.renamed).length} renamed: ` +
+  `${CATALOG}${wide ? " (goldWide)" : ""}: ${reg.registered} tools registered (${Object.keys(reg.renamed).length} renamed: ` +
     `${JSON.stringify(reg.renamed)}; ${reg.skipped.length} skipped), ${requests.length} requests (${split}), ` +
     `${errors} refused by tool_search${vectors ? "" : "; no vectors file, MiniLM columns left out"}`,
 );

@@ -1,6 +1,8 @@
-//! The outside yardstick's native ranker (benchmarks/outside/): registers one
-//! catalog file as the CLI does (one provider, named by its `server` field or
-//! the file stem; refused tools skipped and listed) and ranks every request.
+//! The outside yardstick's native ranker (benchmarks/outside/): registers a
+//! catalog file or directory as the CLI does (a file is one provider, named by
+//! its `server` field or stem; a directory one provider per file, names
+//! qualified; refused names namespaced, other refused tools skipped and
+//! listed) and ranks every request.
 //! `cargo run --release -p holaryn-core --example outside_rank -- CATALOG REQUESTS.jsonl [--vectors V.json] [--texts] [--skipped]`
 //!
 //! Default: one JSON line per request, `{"id", "lexical", "lexicalUs", "why"}`
@@ -15,6 +17,7 @@ use holaryn_core::semantic::{EmbedFailure, SearchStep};
 use holaryn_core::Runtime;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Names ranked with the embedder's cached vectors (a missing vector is ranked by the rest).
@@ -40,9 +43,14 @@ fn fused(rt: &mut Runtime, sid: &str, q: &str) -> Vec<String> {
 /// tool whose name is refused is namespaced `provider/localName` and the list
 /// registered again (js/cli/catalog-rule.mjs); returns the renamed tools
 /// (old -> new) and the tools still skipped.
-fn register(rt: &mut Runtime, file: &str, text: &str) -> (BTreeMap<String, String>, Vec<Value>) {
-    let mut list = parse_provider_list(file, text, &CatalogOptions::default()).expect("a catalog");
-    let mut renamed = BTreeMap::new();
+fn register(
+    rt: &mut Runtime,
+    file: &str,
+    text: &str,
+    opts: &CatalogOptions,
+    renamed: &mut BTreeMap<String, String>,
+) -> Vec<Value> {
+    let mut list = parse_provider_list(file, text, opts).expect("a catalog");
     loop {
         let sync = rt
             .sync_provider_list(list.clone(), 0)
@@ -69,14 +77,42 @@ fn register(rt: &mut Runtime, file: &str, text: &str) -> (BTreeMap<String, Strin
             }
         }
         if !again {
-            let skipped = sync
+            return sync
                 .skipped
                 .iter()
                 .map(|s| serde_json::to_value(s).unwrap_or_default())
                 .collect();
-            return (renamed, skipped);
         }
     }
+}
+
+/// The files of a catalog path and how each registers: a file as one
+/// provider (its `server` field or stem), a directory's `*.json` catalogs one
+/// provider per file named after it, names qualified `provider/name` (the
+/// CLI's directory convention; a README or other non-catalog JSON is skipped).
+fn catalog_files(path: &Path) -> Vec<(PathBuf, CatalogOptions)> {
+    if !path.is_dir() {
+        return vec![(path.to_path_buf(), CatalogOptions::default())];
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let opts = CatalogOptions {
+                qualify_names: true,
+                provider_id: f.file_stem().map(|s| s.to_string_lossy().into_owned()),
+                ..CatalogOptions::default()
+            };
+            (f, opts)
+        })
+        .collect()
 }
 
 fn main() {
@@ -92,9 +128,13 @@ fn main() {
         );
         std::process::exit(2);
     };
-    let text = std::fs::read_to_string(catalog).expect("readable catalog");
     let mut rt = Runtime::new();
-    let (renamed, skipped) = register(&mut rt, catalog, &text);
+    let (mut renamed, mut skipped) = (BTreeMap::new(), Vec::new());
+    for (file, opts) in catalog_files(Path::new(catalog)) {
+        let text = std::fs::read_to_string(&file).expect("readable catalog");
+        let name = file.to_string_lossy();
+        skipped.extend(register(&mut rt, &name, &text, &opts, &mut renamed));
+    }
     if flag("--skipped") {
         let report =
             json!({"registered": rt.registry().len(), "renamed": renamed, "skipped": skipped});
