@@ -16,7 +16,7 @@
 mod catalogs;
 
 use holaryn_core::embeddings::base64_decode;
-use holaryn_core::search::blend::{fuse, later_steps, lexical_lead, Fusion};
+use holaryn_core::search::blend::{fuse, lexical_lead, Fusion};
 use holaryn_core::search::embed::{
     meaning_ranking, normalized, similarities, text_key, tool_text, POOL,
 };
@@ -114,7 +114,7 @@ fn main() {
             meaning: meaning_ranking(&sims, &|_| true, &tie),
             exact: index.exact_docs(q),
             coverage: lex.coverage,
-            later: later_steps(q),
+            later: lex.later_steps,
             lexical_none: lex.nothing_fits,
             lexical: lex.hits,
         });
@@ -317,6 +317,37 @@ fn main() {
     for (label, per) in grid.iter().filter(|g| !admissible(&g.1)).take(10) {
         show(label, per);
     }
+    // Cost per request of the fusion step alone (both rankings given),
+    // interleaved, 20 rounds over the dev rows: rank-only vs chosen.
+    let (mut old_ns, mut new_ns) = (Vec::new(), Vec::new());
+    for _ in 0..20 {
+        for r in &rows {
+            let t = std::time::Instant::now();
+            std::hint::black_box(rrf(r, 1.0, 0.3, None));
+            old_ns.push(t.elapsed().as_nanos());
+            let t = std::time::Instant::now();
+            std::hint::black_box(fuse(
+                r.lexical.clone(),
+                r.coverage,
+                r.later,
+                &r.meaning,
+                &r.exact,
+                8,
+                &tie,
+                &Fusion::default(),
+            ));
+            new_ns.push(t.elapsed().as_nanos());
+        }
+    }
+    let p50 = |v: &mut Vec<u128>| {
+        v.sort();
+        v[v.len() / 2] as f64 / 1000.0
+    };
+    println!(
+        "fusion step p50: rank-only {:.1} µs (names included), chosen {:.1} µs (hits cloned)",
+        p50(&mut old_ns),
+        p50(&mut new_ns)
+    );
     let none_n = rows.iter().filter(|r| r.gold.is_empty()).count();
     let report = |label: &str, flag: &dyn Fn(&Row) -> bool| {
         let right = rows.iter().filter(|r| r.gold.is_empty() && flag(r)).count();

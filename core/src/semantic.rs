@@ -20,7 +20,7 @@ use crate::discovery::{search_input, SearchInput, SearchOutput};
 use crate::embeddings::{EmbeddingModel, Encoding};
 use crate::error::{Error, ErrorCode, Result};
 use crate::runtime::{unknown_session, Runtime};
-use crate::search::blend::{fuse, later_steps, Fusion};
+use crate::search::blend::{fuse, Fusion};
 use crate::search::embed::{
     meaning_ranking, normalized, nothing_fits, similarities, text_key, tool_text, POOL,
 };
@@ -425,7 +425,7 @@ impl Runtime {
                     let hits = fuse(
                         lexical.hits,
                         lexical.coverage,
-                        later_steps(&input.query),
+                        lexical.later_steps,
                         &meaning,
                         &exact,
                         limit,

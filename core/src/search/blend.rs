@@ -32,7 +32,6 @@
 //! words' top-1. Cost: one pass over two lists of [`POOL`](super::embed::POOL).
 
 use super::embed::Tie;
-use super::query::read;
 use super::SearchHit;
 
 /// Meaning's share `α` of the score under a lexical lead (dev: 0.2 and 0.3
@@ -122,12 +121,6 @@ pub fn lexical_lead(
     } else {
         "name words only through the lexicon".to_string()
     })
-}
-
-/// Whether a request has later steps ("find the notes, then email them"):
-/// its embedding mixes the steps, the lexical ranking ranks the first.
-pub fn later_steps(query: &str) -> bool {
-    read(query).words.iter().any(|w| w.later)
 }
 
 /// Whether a `why` lists a request word matched as written (not only through
