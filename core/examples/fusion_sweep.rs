@@ -20,6 +20,7 @@ use holaryn_core::search::blend::{fuse, lexical_lead, Fusion};
 use holaryn_core::search::embed::{
     meaning_ranking, normalized, similarities, text_key, tool_text, POOL,
 };
+use holaryn_core::search::Ranking;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
@@ -45,6 +46,19 @@ fn vectors(data: &Value) -> HashMap<String, Vec<f32>> {
         }
     }
     out
+}
+
+/// Per kind: (n, top-1 count, any@8 count, MRR@8 sum).
+type PerKind = BTreeMap<String, (u32, u32, u32, f64)>;
+
+/// A row's lexical ranking (`later`: whether it says the request has later steps).
+fn ranking(r: &Row, later: bool) -> Ranking {
+    Ranking {
+        hits: r.lexical.clone(),
+        coverage: r.coverage,
+        later_steps: later,
+        nothing_fits: r.lexical_none,
+    }
 }
 
 /// One dev request, ranked both ways once (fusion is re-run per setting).
@@ -203,9 +217,7 @@ fn main() {
     let fused_with = |f: Fusion, steps: bool| {
         score(&|r| {
             fuse(
-                r.lexical.clone(),
-                r.coverage,
-                steps && r.later,
+                ranking(r, steps && r.later),
                 &r.meaning,
                 &r.exact,
                 8,
@@ -223,9 +235,7 @@ fn main() {
         // Dev rows whose first hit is right one way and wrong the other.
         for r in rows.iter().filter(|r| !r.gold.is_empty()) {
             let out = fuse(
-                r.lexical.clone(),
-                r.coverage,
-                r.later,
+                ranking(r, r.later),
                 &r.meaning,
                 &r.exact,
                 8,
@@ -270,7 +280,7 @@ fn main() {
             e.1 + NOISE_TOP1 >= l.1 && e.2 + NOISE_ANY8 >= o.2
         })
     };
-    let mut grid: Vec<(String, BTreeMap<String, (u32, u32, u32, f64)>)> = Vec::new();
+    let mut grid: Vec<(String, PerKind)> = Vec::new();
     for meaning in [0.2, 0.3, 0.4] {
         for weak_meaning in [0.2, 0.3, 0.4, 0.5, 0.6] {
             for sure_coverage in [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01] {
@@ -307,7 +317,7 @@ fn main() {
         let a = &p["all"];
         (a.1, a.2, (a.3 * 1000.0) as u32)
     };
-    grid.sort_by(|a, b| key(&b.1).cmp(&key(&a.1)));
+    grid.sort_by_key(|g| std::cmp::Reverse(key(&g.1)));
     let ok = grid.iter().filter(|g| admissible(&g.1)).count();
     println!("-- {ok} of {} settings admissible (no kind -{NOISE_TOP1} top-1 vs lexical or -{NOISE_ANY8} any@8 vs old); best:", grid.len());
     for (label, per) in grid.iter().filter(|g| admissible(&g.1)).take(25) {
@@ -327,9 +337,7 @@ fn main() {
             old_ns.push(t.elapsed().as_nanos());
             let t = std::time::Instant::now();
             std::hint::black_box(fuse(
-                r.lexical.clone(),
-                r.coverage,
-                r.later,
+                ranking(r, r.later),
                 &r.meaning,
                 &r.exact,
                 8,

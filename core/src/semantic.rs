@@ -422,16 +422,7 @@ impl Runtime {
                     let exact = self.index.exact_docs(&input.query);
                     let none = nothing_fits(&meaning, lexical.coverage);
                     let f = Fusion::default();
-                    let hits = fuse(
-                        lexical.hits,
-                        lexical.coverage,
-                        lexical.later_steps,
-                        &meaning,
-                        &exact,
-                        limit,
-                        &tie,
-                        &f,
-                    );
+                    let hits = fuse(lexical, &meaning, &exact, limit, &tie, &f);
                     (hits, none)
                 }
                 _ => {

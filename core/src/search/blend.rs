@@ -32,7 +32,7 @@
 //! words' top-1. Cost: one pass over two lists of [`POOL`](super::embed::POOL).
 
 use super::embed::Tie;
-use super::SearchHit;
+use super::{Ranking, SearchHit};
 
 /// Meaning's share `α` of the score under a lexical lead (dev: 0.2 and 0.3
 /// tie on top-1; 0.4 drops provider-scoped any@8 by one).
@@ -135,21 +135,25 @@ fn literal_name_word(why: &[String]) -> bool {
         .any(|w| !w.contains(" ("))
 }
 
-/// Fuse the lexical ranking (`lexical`, best first, with the first hit's
-/// `coverage`; exact matches listed in `exact`) with the meaning ranking
-/// (`(doc, cosine)`, best first); at most `limit` hits. Each hit keeps its
-/// lexical reasons and gains `meaning: 0.62` (its cosine) when it is in the
-/// meaning list.
+/// Fuse the lexical ranking (`lexical`: its hits best first, the first's
+/// coverage, whether the request has later steps; exact matches listed in
+/// `exact`) with the meaning ranking (`(doc, cosine)`, best first); at most
+/// `limit` hits. Each hit keeps its lexical reasons and gains `meaning: 0.62`
+/// (its cosine) when it is in the meaning list.
 pub fn fuse(
-    lexical: Vec<SearchHit>,
-    coverage: f32,
-    later_steps: bool,
+    lexical: Ranking,
     meaning: &[(usize, f32)],
     exact: &[usize],
     limit: usize,
     tie: Tie<'_>,
     f: &Fusion,
 ) -> Vec<SearchHit> {
+    let Ranking {
+        hits: lexical,
+        coverage,
+        later_steps,
+        ..
+    } = lexical;
     let (mut pinned, rest): (Vec<SearchHit>, Vec<SearchHit>) =
         lexical.into_iter().partition(|h| exact.contains(&h.doc));
     let lead = lexical_lead(&rest, coverage, later_steps, f);
@@ -239,6 +243,15 @@ mod tests {
         }
     }
 
+    fn ranked(hits: Vec<SearchHit>, coverage: f32, later_steps: bool) -> Ranking {
+        Ranking {
+            hits,
+            coverage,
+            later_steps,
+            ..Ranking::default()
+        }
+    }
+
     fn by_doc(a: usize, b: usize) -> std::cmp::Ordering {
         a.cmp(&b)
     }
@@ -264,9 +277,7 @@ mod tests {
     fn weak_lexical_evidence_lets_meaning_lead_and_why_says_so() {
         let f = Fusion::default();
         let out = fuse(
-            close_lexical("title: report"),
-            0.3,
-            false,
+            ranked(close_lexical("title: report"), 0.3, false),
             &MEANING,
             &[],
             8,
@@ -299,9 +310,7 @@ mod tests {
             ("title: report", f.sure_coverage, false),
         ] {
             let out = fuse(
-                close_lexical(why),
-                coverage,
-                steps,
+                ranked(close_lexical(why), coverage, steps),
                 &MEANING,
                 &[],
                 8,
@@ -345,7 +354,7 @@ mod tests {
         let f = Fusion::default();
         let mut lexical = close_lexical("title: report");
         lexical.insert(0, hit(5, 1000.0, &["exact name"]));
-        let out = fuse(lexical, 1.0, false, &MEANING, &[5], 3, &by_doc, &f);
+        let out = fuse(ranked(lexical, 1.0, false), &MEANING, &[5], 3, &by_doc, &f);
         assert_eq!(out.len(), 3);
         assert_eq!(out[0].doc, 5);
         assert_eq!(out[0].why, ["exact name"]);
@@ -357,7 +366,7 @@ mod tests {
     fn equal_scores_order_by_the_tie_break() {
         let f = Fusion::default();
         let same = [(8, 0.5), (6, 0.5), (4, 0.5)];
-        let out = fuse(Vec::new(), 0.0, false, &same, &[], 8, &by_doc, &f);
+        let out = fuse(ranked(Vec::new(), 0.0, false), &same, &[], 8, &by_doc, &f);
         assert_eq!(docs(&out), [4, 6, 8]);
         assert!(out.iter().all(|h| h.why == ["meaning: 0.50"]));
     }
