@@ -1,5 +1,5 @@
 //! Native measurement of the host-embedder fusion on the labelled request set:
-//! per kind, top-1 and gold-in-8 with words only vs fused with precomputed
+//! per kind, top-1, gold-in-8 and MRR@8 with words only vs fused with precomputed
 //! all-MiniLM-L6-v2 vectors, and the time per search with cached vectors.
 //! `cargo run --release -p holaryn-core --example embed_quality -- REQUESTS.jsonl [VECTORS.json]`
 //! (defaults: benchmarks/quality/requests.jsonl, tests/fixtures/embeddings/minilm-l6-v2.json).
@@ -53,8 +53,9 @@ fn main() {
         serde_json::from_str(&std::fs::read_to_string(&vectors).expect("vectors")).expect("json");
     rt.import_embeddings(&data).expect("import");
     let sid = catalogs::dynamic_session(&mut rt);
-    // kind/split -> [n, lexical top1, lexical in8, fused top1, fused in8]
-    let mut table: BTreeMap<String, [usize; 5]> = BTreeMap::new();
+    // kind/split -> [n, lexical top1, lexical in8, fused top1, fused in8,
+    // lexical MRR@8 sum, fused MRR@8 sum]
+    let mut table: BTreeMap<String, [f64; 7]> = BTreeMap::new();
     let mut missing = 0;
     // "Nothing fits" per split: [requests without gold, flagged by words,
     // flagged fused, gold requests wrongly flagged by words, fused].
@@ -81,22 +82,31 @@ fn main() {
         }
         let lex: Vec<String> = lexical.results.into_iter().map(|x| x.name).collect();
         missing += miss as usize;
-        let top1 = |v: &[String]| v.first().is_some_and(|n| gold.contains(&n.as_str())) as usize;
-        let in8 = |v: &[String]| v.iter().any(|n| gold.contains(&n.as_str())) as usize;
+        let top1 =
+            |v: &[String]| v.first().is_some_and(|n| gold.contains(&n.as_str())) as u8 as f64;
+        let in8 = |v: &[String]| v.iter().take(8).any(|n| gold.contains(&n.as_str())) as u8 as f64;
+        let rr = |v: &[String]| {
+            v.iter()
+                .take(8)
+                .position(|n| gold.contains(&n.as_str()))
+                .map_or(0.0, |p| 1.0 / (p as f64 + 1.0))
+        };
         for k in [
             r["kind"].as_str().unwrap_or("?").to_string(),
             "all".to_string(),
         ] {
             for split in [r["split"].as_str().unwrap_or("?"), "both"] {
                 let e = table.entry(format!("{k:<16} {split:<5}")).or_default();
-                e[0] += 1;
+                e[0] += 1.0;
                 e[1] += top1(&lex);
                 e[2] += in8(&lex);
                 e[3] += top1(&fus);
                 e[4] += in8(&fus);
+                e[5] += rr(&lex);
+                e[6] += rr(&fus);
             }
         }
-        if std::env::var("SHOW").is_ok() && in8(&lex) == 0 && in8(&fus) == 1 {
+        if std::env::var("SHOW").is_ok() && in8(&lex) == 0.0 && in8(&fus) == 1.0 {
             println!("gain: {} {q:?} -> {:?}", r["id"], gold);
         }
     }
@@ -110,18 +120,21 @@ fn main() {
         );
     }
     println!(
-        "{:<22} {:>4}  {:>12} {:>12}  {:>12} {:>12}",
-        "kind split", "n", "words top1", "words in8", "fused top1", "fused in8"
+        "{:<22} {:>4}  {:>10} {:>9} {:>9}  {:>10} {:>9} {:>9}",
+        "kind split", "n", "words top1", "in8", "MRR@8", "fused top1", "in8", "MRR@8"
     );
-    let pct = |a: usize, n: usize| format!("{:.0}%", 100.0 * a as f64 / n.max(1) as f64);
+    let pct = |a: f64, n: f64| format!("{:.0}%", 100.0 * a / n.max(1.0));
+    let mrr = |a: f64, n: f64| format!("{:.3}", a / n.max(1.0));
     for (k, e) in &table {
         println!(
-            "{k:<22} {:>4}  {:>12} {:>12}  {:>12} {:>12}",
+            "{k:<22} {:>4}  {:>10} {:>9} {:>9}  {:>10} {:>9} {:>9}",
             e[0],
             pct(e[1], e[0]),
             pct(e[2], e[0]),
+            mrr(e[5], e[0]),
             pct(e[3], e[0]),
-            pct(e[4], e[0])
+            pct(e[4], e[0]),
+            mrr(e[6], e[0])
         );
     }
     if std::env::var("NOTIME").is_ok() {

@@ -5,7 +5,7 @@
 //! query first, when its vector is not cached, then tools whose text has no
 //! cached vector); the host embeds them and calls [`EmbedRequest::resume`].
 //! When every vector is there, the lexical ranking is fused with cosine
-//! similarity (see [`crate::search::embed`]).
+//! similarity (see [`crate::search::embed`] and [`crate::search::blend`]).
 //!
 //! Tool vectors are requested lazily by the first search that lacks them;
 //! hosts that would rather pay that once up front run
@@ -20,8 +20,9 @@ use crate::discovery::{search_input, SearchInput, SearchOutput};
 use crate::embeddings::{EmbeddingModel, Encoding};
 use crate::error::{Error, ErrorCode, Result};
 use crate::runtime::{unknown_session, Runtime};
+use crate::search::blend::{fuse, Fusion};
 use crate::search::embed::{
-    fuse, meaning_ranking, normalized, nothing_fits, similarities, text_key, tool_text, POOL,
+    meaning_ranking, normalized, nothing_fits, similarities, text_key, tool_text, POOL,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -420,7 +421,9 @@ impl Runtime {
                     let lexical = self.index.search_all(&input.phrasings(), POOL, &accept);
                     let exact = self.index.exact_docs(&input.query);
                     let none = nothing_fits(&meaning, lexical.coverage);
-                    (fuse(lexical.hits, &meaning, &exact, limit, &tie), none)
+                    let f = Fusion::default();
+                    let hits = fuse(lexical, &meaning, &exact, limit, &tie, &f);
+                    (hits, none)
                 }
                 _ => {
                     let r = self.index.search_all(&input.phrasings(), limit, &accept);

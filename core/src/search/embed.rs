@@ -9,36 +9,19 @@
 //! cached under [`text_key`] of its text, so a tool whose text is unchanged
 //! after a registry change keeps its vector.
 //!
-//! **Fusion** ([`fuse`]) is weighted reciprocal-rank fusion over two lists:
-//! the lexical top [`POOL`] and the cosine-similarity top [`POOL`] (among the
-//! tools the search may return). A tool at 1-based rank `r` in a list gets
-//! `w / (RRF_K + r)`; the lexical list weighs [`LEXICAL_WEIGHT`], the meaning
-//! list [`MEANING_WEIGHT`]. Exact names, aliases and `provider/name` matches
-//! stay first, in lexical order, whatever the vectors say. Ties break by
-//! canonical name, as in the lexical ranking. **Nothing fits** ([`nothing_fits`])
+//! **Fusion** with the lexical ranking is in [`blend`](super::blend): the
+//! lexical top [`POOL`] and the cosine-similarity top [`POOL`] (among the
+//! tools the search may return), weighted by how sure the lexical first hit
+//! is. **Nothing fits** ([`nothing_fits`])
 //! when the most similar tool is below [`NOTHING_FITS_MEANING`] and the best
 //! lexical hit covers less than [`NOTHING_FITS_COVERAGE`] of the request.
 
-use super::SearchHit;
 use crate::descriptor::ToolDescriptor;
 use crate::hash::{hex, sha256};
 use serde_json::Value;
 
 /// Candidates taken from each ranking before fusion.
 pub const POOL: usize = 50;
-/// The reciprocal-rank constant (1, with [`MEANING_WEIGHT`] 0.3: re-swept on
-/// the dev split of the labelled set after the provider, field-value and
-/// quoted-value signals, over k 1–60 × weight 0.3–1.0 (`--example
-/// fusion_sweep`). Every setting that let the meaning ranking change the
-/// first hit cost top-1 on some kind (provider-scoped, schema-field or
-/// multi-step) against the lexical ranking alone; at 1 / 0.3 the lexical
-/// first hit stays first and the meaning ranking reorders and fills the
-/// rest (dev any@8 86 → 88 %). Was 10 and 0.6, 20 and 0.8 before; 60 is the usual.
-pub const RRF_K: f32 = 1.0;
-/// Weight of the lexical ranking in the fusion.
-pub const LEXICAL_WEIGHT: f32 = 1.0;
-/// Weight of the meaning ranking in the fusion.
-pub const MEANING_WEIGHT: f32 = 0.3;
 /// Cosine similarity of the best tool below which (with [`NOTHING_FITS_COVERAGE`])
 /// nothing fits. Calibrated on the dev half of benchmarks/quality, precision
 /// first: every bar from 0.21 to 0.23 × 0.25 to 0.35 is right on every dev
@@ -169,76 +152,6 @@ pub fn meaning_ranking(
     out
 }
 
-/// Fuse the lexical hits (best first, exact matches listed in `exact`) with
-/// the meaning ranking; at most `limit` hits. Each hit's `why` keeps its
-/// lexical reasons and gains `meaning: 0.62` (its cosine similarity) when
-/// it is in the meaning list. Equal fused scores order by `tie`.
-pub fn fuse(
-    lexical: Vec<SearchHit>,
-    meaning: &[(usize, f32)],
-    exact: &[usize],
-    limit: usize,
-    tie: Tie<'_>,
-) -> Vec<SearchHit> {
-    let weights = Fusion {
-        rrf_k: RRF_K,
-        meaning: MEANING_WEIGHT,
-    };
-    fuse_with(lexical, meaning, exact, limit, tie, weights)
-}
-
-/// The constants of [`fuse`] (a benchmark sweeps them; the runtime uses
-/// [`RRF_K`] and [`MEANING_WEIGHT`]).
-#[derive(Debug, Clone, Copy)]
-pub struct Fusion {
-    /// The reciprocal-rank constant.
-    pub rrf_k: f32,
-    /// Weight of the meaning ranking (the lexical one weighs [`LEXICAL_WEIGHT`]).
-    pub meaning: f32,
-}
-
-/// [`fuse`] with the given constants.
-pub fn fuse_with(
-    lexical: Vec<SearchHit>,
-    meaning: &[(usize, f32)],
-    exact: &[usize],
-    limit: usize,
-    tie: Tie<'_>,
-    weights: Fusion,
-) -> Vec<SearchHit> {
-    let Fusion { rrf_k, meaning: w } = weights;
-    let mut fused: Vec<SearchHit> = Vec::new();
-    let mut pinned: Vec<SearchHit> = Vec::new();
-    for (rank, mut hit) in lexical.into_iter().enumerate() {
-        let sim = meaning.iter().position(|(d, _)| *d == hit.doc);
-        let mut score = LEXICAL_WEIGHT / (rrf_k + rank as f32 + 1.0);
-        if let Some(r) = sim {
-            score += w / (rrf_k + r as f32 + 1.0);
-            hit.why.push(meaning_why(meaning[r].1));
-        }
-        hit.score = score;
-        if exact.contains(&hit.doc) {
-            pinned.push(hit);
-        } else {
-            fused.push(hit);
-        }
-    }
-    for (r, (doc, sim)) in meaning.iter().enumerate() {
-        if fused.iter().chain(&pinned).any(|h| h.doc == *doc) {
-            continue;
-        }
-        fused.push(SearchHit {
-            doc: *doc,
-            score: w / (rrf_k + r as f32 + 1.0),
-            why: vec![meaning_why(*sim)],
-        });
-    }
-    fused.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| tie(a.doc, b.doc)));
-    pinned.extend(fused);
-    pinned.truncate(limit);
-    pinned
-}
-
 /// With the embedder, nothing fits when the most similar tool is far
 /// ([`NOTHING_FITS_MEANING`]) and the best lexical hit covers little of the
 /// request ([`NOTHING_FITS_COVERAGE`]; see `Ranking::coverage`).
@@ -247,36 +160,9 @@ pub fn nothing_fits(meaning: &[(usize, f32)], coverage: f32) -> bool {
     best < NOTHING_FITS_MEANING && coverage < NOTHING_FITS_COVERAGE
 }
 
-fn meaning_why(sim: f32) -> String {
-    format!("meaning: {:.2}", sim)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn hit(doc: usize) -> SearchHit {
-        SearchHit {
-            doc,
-            score: 1.0,
-            why: vec!["name: x".into()],
-        }
-    }
-
-    #[test]
-    fn exact_matches_stay_first_and_agreement_wins() {
-        let lexical = vec![hit(5), hit(1), hit(2), hit(3)];
-        let meaning = [(3, 0.9), (2, 0.8), (7, 0.7)];
-        let out = fuse(lexical, &meaning, &[5], 8, &|a, b| a.cmp(&b));
-        let docs: Vec<usize> = out.iter().map(|h| h.doc).collect();
-        assert_eq!(docs[0], 5);
-        let mut agreed = docs[1..3].to_vec();
-        agreed.sort();
-        assert_eq!(agreed, [2, 3]);
-        assert!(docs.contains(&7));
-        let three = out.iter().find(|h| h.doc == 3).expect("doc 3");
-        assert_eq!(three.why.last().map(String::as_str), Some("meaning: 0.90"));
-    }
 
     #[test]
     fn nothing_fits_needs_both_rankings_to_miss() {

@@ -98,6 +98,9 @@ pub struct Ranking {
     /// IDF-weighted share of the request's content words the best hit
     /// matches (the best over phrasings; 1.0 for an exact name, 0.0 with no hit).
     pub coverage: f32,
+    /// True when the request (its first phrasing) has later steps ("find the
+    /// notes, then email them"; see [`query::Word::later`](super::query::Word::later)).
+    pub later_steps: bool,
 }
 
 /// One phrasing, scored.
@@ -696,10 +699,14 @@ impl SearchIndex {
             window *= 4;
         }
         let (nothing_fits, coverage) = self.nothing_fits(&scored, &hits);
+        let later_steps = scored
+            .first()
+            .is_some_and(|s| s.req.words.iter().any(|w| w.later));
         Ranking {
             hits,
             nothing_fits,
             coverage,
+            later_steps,
         }
     }
 

@@ -11,13 +11,14 @@
 //! of a literal match; in multi-step requests later action verbs count less
 //! than the first, so "find and read the notes" ranks a finder first.
 //! Ties break by canonical name: deterministic.
-//! With a host embedder, [`embed`] fuses this ranking with sentence-embedding
-//! similarity (see there for the text embedded and the fusion).
+//! With a host embedder, [`blend`] fuses this ranking with sentence-embedding
+//! similarity ([`embed`] has the text embedded and the meaning ranking).
 //!
 //! The index is incremental (`search/postings.rs`): the runtime keeps one for the
 //! registry and applies each change tool by tool; any sequence of changes
 //! ranks exactly as a fresh build of the same tools.
 
+pub mod blend;
 pub mod embed;
 pub mod entities;
 pub mod fit;
