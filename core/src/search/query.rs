@@ -231,6 +231,7 @@ const STEP_VERBS: &[&str] = &[
     "test",
     "fix",
     "describe",
+    "turn",
 ];
 
 /// True when word `k` opens a later step: after "then", or an action verb

@@ -20,6 +20,7 @@ pub const VERB_FAMILIES: &[&[&str]] = &[
     ],
     &[
         "read", "open", "get", "fetch", "show", "view", "cat", "load", "retrieve", "display",
+        "grab",
     ],
     &["create", "add", "new", "make", "insert"],
     &[
