@@ -272,13 +272,10 @@ const AUXILIARIES: &[&str] = &[
 /// Most words between a determiner and the noun it introduces.
 const NOUN_REACH: usize = 3;
 
-/// Whether raw word `k`, a verb-family word, is not an action here: a
+/// Whether raw word `k` (a verb-family word: callers check) is not an action here: a
 /// determiner stands before it with only modifiers between ("the last CI
 /// run"), an auxiliary right before it, or it is capitalised mid-sentence.
 fn noun_at(raw: &[Raw], k: usize) -> bool {
-    if family_of(&raw[k].word).is_none() {
-        return false;
-    }
     // After an auxiliary: a participle ("are already set"). Capitalised
     // mid-sentence: part of a name ("a music event in New York").
     if k > 0
@@ -292,8 +289,11 @@ fn noun_at(raw: &[Raw], k: usize) -> bool {
         if DETERMINERS.contains(&w) {
             return true;
         }
-        let verb = family_of(w).is_some() || STEP_VERBS.contains(&w) || LIGHT_VERBS.contains(&w);
-        if raw[j].boundary || verb || is_stopword(w) || STEP_JOINERS.contains(&w) {
+        // Cheap checks first (the verb lists are long).
+        if raw[j].boundary || is_stopword(w) || STEP_JOINERS.contains(&w) {
+            return false;
+        }
+        if family_of(w).is_some() || STEP_VERBS.contains(&w) || LIGHT_VERBS.contains(&w) {
             return false;
         }
     }
@@ -405,14 +405,15 @@ pub fn read(query: &str) -> Request {
         let concept = out.words.len();
         content_at[k] = concept;
         let light = LIGHT_VERBS.contains(&w);
-        if family_of(w).is_none() && !STEP_VERBS.contains(&w) && !light {
+        let family = family_of(w).is_some();
+        if !family && !STEP_VERBS.contains(&w) && !light {
             objects += 1;
         }
         out.words.push(Word {
             stem: stems[k].clone(),
             word: r.word.clone(),
             weight: r.entity.unwrap_or(1.0) * clause_weight * if light { LIGHT } else { 1.0 },
-            verb: r.entity.is_none() && !light && !noun_at(&raw, k),
+            verb: r.entity.is_none() && !light && !(family && noun_at(&raw, k)),
             concept,
             later: clause_weight < 1.0,
             named: r.entity.is_none() && named_at(&raw, k),
