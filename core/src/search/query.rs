@@ -231,6 +231,7 @@ const STEP_VERBS: &[&str] = &[
     "test",
     "fix",
     "describe",
+    "turn",
 ];
 
 /// True when word `k` opens a later step: after "then", or an action verb
@@ -263,22 +264,36 @@ const DETERMINERS: &[&str] = &[
     "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "this", "that", "these",
     "those", "every", "each", "any", "some", "last", "latest", "first", "next",
 ];
+/// Auxiliaries: a verb-family word right after one is a participle or
+/// adjective ("the alarms that are already set"), not the action.
+const AUXILIARIES: &[&str] = &[
+    "is", "are", "was", "were", "been", "being", "already", "has", "have", "had",
+];
 /// Most words between a determiner and the noun it introduces.
 const NOUN_REACH: usize = 3;
 
-/// Whether raw word `k`, a verb-family word, reads as a noun: a determiner
-/// stands before it with only modifiers between ("the last CI run").
+/// Whether raw word `k` (a verb-family word: callers check) is not an action here: a
+/// determiner stands before it with only modifiers between ("the last CI
+/// run"), an auxiliary right before it, or it is capitalised mid-sentence.
 fn noun_at(raw: &[Raw], k: usize) -> bool {
-    if family_of(&raw[k].word).is_none() {
-        return false;
+    // After an auxiliary: a participle ("are already set"). Capitalised
+    // mid-sentence: part of a name ("a music event in New York").
+    if k > 0
+        && (AUXILIARIES.contains(&raw[k - 1].word.as_str())
+            || (raw[k].capital && !raw[k - 1].boundary))
+    {
+        return true;
     }
     for j in (k.saturating_sub(NOUN_REACH + 1)..k).rev() {
         let w = raw[j].word.as_str();
         if DETERMINERS.contains(&w) {
             return true;
         }
-        let verb = family_of(w).is_some() || STEP_VERBS.contains(&w) || LIGHT_VERBS.contains(&w);
-        if raw[j].boundary || verb || is_stopword(w) || STEP_JOINERS.contains(&w) {
+        // Cheap checks first (the verb lists are long).
+        if raw[j].boundary || is_stopword(w) || STEP_JOINERS.contains(&w) {
+            return false;
+        }
+        if family_of(w).is_some() || STEP_VERBS.contains(&w) || LIGHT_VERBS.contains(&w) {
             return false;
         }
     }
@@ -390,14 +405,15 @@ pub fn read(query: &str) -> Request {
         let concept = out.words.len();
         content_at[k] = concept;
         let light = LIGHT_VERBS.contains(&w);
-        if family_of(w).is_none() && !STEP_VERBS.contains(&w) && !light {
+        let family = family_of(w).is_some();
+        if !family && !STEP_VERBS.contains(&w) && !light {
             objects += 1;
         }
         out.words.push(Word {
             stem: stems[k].clone(),
             word: r.word.clone(),
             weight: r.entity.unwrap_or(1.0) * clause_weight * if light { LIGHT } else { 1.0 },
-            verb: r.entity.is_none() && !light && !noun_at(&raw, k),
+            verb: r.entity.is_none() && !light && !(family && noun_at(&raw, k)),
             concept,
             later: clause_weight < 1.0,
             named: r.entity.is_none() && named_at(&raw, k),
@@ -489,6 +505,9 @@ mod tests {
         assert!(!verb("show me the new files", "new"));
         assert!(verb("run the tests", "run"));
         assert!(verb("list the pods and delete them", "delete"));
+        assert!(!verb("which alarms are already set", "set"));
+        assert!(!verb("a music event in New York", "new"));
+        assert!(verb("azure devops: List projects", "list"));
         let r = read("take node-3 out of rotation so I can patch it");
         assert!(r.words.iter().any(|w| w.word == "patch" && w.later));
         let r = read("get the flag 'new-checkout', then turn it on");

@@ -20,6 +20,7 @@ pub const VERB_FAMILIES: &[&[&str]] = &[
     ],
     &[
         "read", "open", "get", "fetch", "show", "view", "cat", "load", "retrieve", "display",
+        "grab",
     ],
     &["create", "add", "new", "make", "insert"],
     &[
@@ -32,6 +33,9 @@ pub const VERB_FAMILIES: &[&[&str]] = &[
     &["write", "save", "put", "store", "persist"],
     &["run", "execute", "exec", "start", "launch", "invoke"],
 ];
+
+/// Words whose final "s" is not a plural ("news" is not "new").
+const UNSTEMMED: &[&str] = &["news"];
 
 /// Words joining steps of a multi-step request.
 pub const STEP_JOINERS: &[&str] = &["and", "then", "after", "afterwards", "also"];
@@ -47,6 +51,9 @@ pub fn stem(word: &str) -> String {
 fn stem_in_place(w: &mut String) {
     if !w.is_ascii() || w.len() <= 3 {
         return; // non-ASCII words are never stemmed; ASCII length is char count
+    }
+    if UNSTEMMED.contains(&w.as_str()) {
+        return;
     }
     let n = w.len();
     if w.ends_with("ies") && n > 4 {
@@ -243,6 +250,12 @@ mod tests {
     use super::*;
     use unicode_normalization::char::is_combining_mark;
     use unicode_normalization::UnicodeNormalization;
+
+    #[test]
+    fn news_is_not_new() {
+        assert_eq!(stem("news"), "news");
+        assert_eq!(stem("views"), "view");
+    }
 
     #[test]
     fn stopwords_are_short() {
