@@ -4,7 +4,9 @@
 // builds reversed every round (order-balanced), so machine noise hits all alike.
 // Run: node benchmarks/search-ab.mjs NAME=DIR [NAME=DIR...]
 //   (DIR: a checkout with a built package: js/node.mjs and dist/)
-// Env: BENCH_SIZES (300), BENCH_ROUNDS (40). A benchmark: it measures, never fails.
+// Env: BENCH_SIZES (300), BENCH_ROUNDS (40); REG_SIZES (none, e.g. 10000) and
+// REG_ROUNDS (4) also time registration (`registerTools` in batches of 1,000,
+// a session and its first search) the same way. A benchmark: it measures, never fails.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { baseSpecs, catalog } from "./fixture-catalog.mjs";
@@ -61,4 +63,25 @@ for (const n of SIZES) {
         `  median paired ratio ${median(ratios).toFixed(3)}${differ.has(b.name) ? "  (different results!)" : ""}`,
     );
   });
+}
+
+for (const n of (process.env.REG_SIZES ?? "").split(",").filter(Boolean).map(Number)) {
+  const rounds = Number(process.env.REG_ROUNDS ?? 4);
+  const tools = builds.map((b) => catalog(baseSpecs(b.HolarynRuntime), n));
+  const ms = builds.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? builds.map((_, i) => i) : builds.map((_, i) => builds.length - 1 - i);
+    for (const i of order) {
+      const t0 = now();
+      const rt = new builds[i].HolarynRuntime();
+      for (let k = 0; k < n; k += 1000) rt.registerTools(tools[i].slice(k, k + 1000));
+      rt.createSession({ dynamicDiscovery: true }).search({ query: "warm the index" });
+      ms[i].push(Number(now() - t0) / 1e6);
+      rt.free?.();
+    }
+  }
+  console.log(`registration of ${n} tools, ${rounds} rounds, interleaved:`);
+  builds.forEach((b, i) =>
+    console.log(`  ${b.name.padEnd(12)} median ${median(ms[i]).toFixed(0).padStart(6)} ms  ratio to ${builds[0].name} ${(median(ms[i]) / median(ms[0])).toFixed(3)}`),
+  );
 }
