@@ -40,8 +40,15 @@ for (const n of SIZES) {
   // Same answers from every build (names in order), or the comparison is moot.
   const differ = new Set();
   for (const q of QUERIES) {
-    const names = sessions.map((x) => x.s.search({ query: q }).results.map((r) => r.name).join(","));
-    names.forEach((v, i) => v !== names[0] && differ.add(builds[i].name));
+    const names = sessions.map((x) =>
+      x.s
+        .search({ query: q })
+        .results.map((r) => r.name)
+        .join(","),
+    );
+    names.forEach((v, i) => {
+      if (v !== names[0]) differ.add(builds[i].name);
+    });
   }
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? sessions : [...sessions].reverse();
@@ -81,7 +88,10 @@ for (const n of (process.env.REG_SIZES ?? "").split(",").filter(Boolean).map(Num
     }
   }
   console.log(`registration of ${n} tools, ${rounds} rounds, interleaved:`);
-  builds.forEach((b, i) =>
-    console.log(`  ${b.name.padEnd(12)} median ${median(ms[i]).toFixed(0).padStart(6)} ms  ratio to ${builds[0].name} ${(median(ms[i]) / median(ms[0])).toFixed(3)}`),
-  );
+  builds.forEach((b, i) => {
+    const m = median(ms[i]);
+    console.log(
+      `  ${b.name.padEnd(12)} median ${m.toFixed(0).padStart(6)} ms  ratio to ${builds[0].name} ${(m / median(ms[0])).toFixed(3)}`,
+    );
+  });
 }
