@@ -7,53 +7,11 @@ import { fileURLToPath } from "node:url";
 import MiniSearch from "minisearch";
 import { HolarynRuntime } from "holaryn";
 import { baseSpecs, catalog, MINISEARCH_OPTIONS, miniDoc } from "./fixture-catalog.mjs";
+import { QUERIES } from "./search-queries.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SIZES = (process.env.BENCH_SIZES ?? "300,3000,30000").split(",").map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-
-const QUERIES = [
-  "create a github issue",
-  "find files by name",
-  "read a file",
-  "take a screenshot of the page",
-  "remember this fact about the user",
-  "search the web",
-  "list pull requests",
-  "send a slack message",
-  "query the database",
-  "delete a branch",
-  "refund a payment",
-  "get the weather forecast",
-  "find and read the release notes",
-  "navigate to a url",
-  "list kubernetes pods",
-  "update a linear ticket",
-  "create a calendar event",
-  "upload a file to drive",
-  "get current time in a timezone",
-  "run a sql query",
-  "click a button on the page",
-  "search notion pages",
-  "list directory contents",
-  "commit changes to git",
-  "fetch a web page as markdown",
-  "create a chart",
-  "geocode an address",
-  "list stripe customers",
-  "send an email",
-  "create a jira ticket",
-  "scrape a website",
-  "get pipeline status",
-  "deploy to heroku",
-  "search documentation for a library",
-  "write a file",
-  "list issues assigned to me",
-  "merge a pull request",
-  "get feature flag",
-  "read console logs",
-  "create a memory entity",
-];
 
 function pct(xs, p) {
   const s = [...xs].sort((a, b) => a - b);

@@ -295,13 +295,58 @@ impl ToolDescriptor {
     }
     /// The first line of the description, at most 160 chars.
     pub fn summary(&self) -> String {
-        let first = self.description.lines().find(|l| !l.trim().is_empty());
+        summary_of(&self.description)
+    }
+}
+
+/// The first non-blank line of `description`, trimmed, cut to 157 chars
+/// plus `...` when longer than 160. Cut by byte offset, with no copy per
+/// character: this runs for every search result.
+fn summary_of(description: &str) -> String {
+    let first = description.lines().find(|l| !l.trim().is_empty());
+    let line = first.unwrap_or("").trim();
+    if line.len() <= 160 || line.char_indices().nth(160).is_none() {
+        return line.to_string();
+    }
+    let end = line.char_indices().nth(157).map_or(line.len(), |(i, _)| i);
+    let cut = line[..end].trim_end();
+    let mut out = String::with_capacity(cut.len() + 3);
+    out.push_str(cut);
+    out.push_str("...");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary_of;
+
+    /// The per-character form `summary_of` replaced.
+    fn reference(description: &str) -> String {
+        let first = description.lines().find(|l| !l.trim().is_empty());
         let line = first.unwrap_or("").trim();
         if line.chars().count() <= 160 {
             line.to_string()
         } else {
             let cut: String = line.chars().take(157).collect();
             format!("{}...", cut.trim_end())
+        }
+    }
+
+    #[test]
+    fn summaries_cut_as_the_per_character_form_did() {
+        let mut texts = vec![String::new(), "\n \n  Read a file.\nMore".to_string()];
+        for unit in ["a", "é", "東", "a ", "🙂", " "] {
+            for n in [100, 155, 156, 157, 158, 159, 160, 161, 162, 400] {
+                texts.push(unit.repeat(n));
+                texts.push(format!(
+                    "{}{}x\nsecond",
+                    "b".repeat(150),
+                    unit.repeat(n % 13)
+                ));
+            }
+        }
+        for t in &texts {
+            assert_eq!(summary_of(t), reference(t), "{t:?}");
         }
     }
 }

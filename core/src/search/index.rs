@@ -8,7 +8,7 @@ use super::mention::Mentions;
 use super::postings::{exact_keys, toggle_slot, Store, FIELDS};
 use super::provider::{provider_why, Named, Providers};
 use super::query::{read, Request};
-use super::text::{exact_key, family_of, is_stopword, stem, VERB_FAMILIES};
+use super::text::{exact_key, family_of, family_stems, is_stopword, VERB_FAMILIES};
 use crate::descriptor::ToolDescriptor;
 use serde::Serialize;
 use serde_json::Value;
@@ -75,6 +75,34 @@ const UNKNOWN_WORDS: usize = 2;
 const CATALOG_ONLY: f32 = 0.7;
 /// Share of a concept's further matches (beyond its best) that still counts.
 const STACK: f32 = 0.3;
+
+/// The parts joined into one string of exactly their length (`why` text,
+/// built for every result: no formatting machinery, one allocation).
+fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    parts.iter().for_each(|p| out.push_str(p));
+    out
+}
+
+/// Move the `k` first of `items` under `order` to the front, sorted (the
+/// rest follow in any order). One pass that keeps a sorted front of `k`:
+/// most candidates score below the front's last and cost one comparison.
+fn best_first<T>(items: &mut [T], k: usize, order: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    if k == 0 {
+        return;
+    }
+    items[..k].sort_unstable_by(&order);
+    for i in k..items.len() {
+        if order(&items[i], &items[k - 1]).is_lt() {
+            items.swap(i, k - 1);
+            let mut j = k - 1;
+            while j > 0 && order(&items[j], &items[j - 1]).is_lt() {
+                items.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+    }
+}
 
 /// One ranked result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -190,6 +218,10 @@ struct Scratch {
     best: Vec<f32>,
     extra: Vec<f32>,
     verb_field: Vec<u8>,
+    /// Slots scored in this search (kept for its capacity; empty between searches).
+    touched: Vec<u32>,
+    /// Slots one concept reached (kept for its capacity; empty between concepts).
+    seen: Vec<u32>,
 }
 
 impl Scratch {
@@ -269,7 +301,19 @@ fn is_field_word(w: &str) -> bool {
     w.len() >= 3
         && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !w.starts_with('_')
-        && !is_stopword(&w.to_ascii_lowercase())
+        && !is_stopword_ascii(w)
+}
+
+/// [`is_stopword`] of an ASCII word in any case, lower-cased on the stack
+/// (stopwords are at most six letters).
+fn is_stopword_ascii(w: &str) -> bool {
+    let mut buf = [0u8; 6];
+    let Some(lower) = buf.get_mut(..w.len()) else {
+        return false;
+    };
+    lower.copy_from_slice(w.as_bytes());
+    lower.make_ascii_lowercase();
+    std::str::from_utf8(lower).is_ok_and(is_stopword)
 }
 
 /// Input field names of a tool (nested to depth 3), lower case.
@@ -578,13 +622,14 @@ impl SearchIndex {
                 // A synonym is worth at most what the literal word is worth:
                 // rare synonyms must not outscore the word the user typed.
                 let cap = self.store.id(s).map_or(f32::MAX, |id| self.store.idf(id));
-                for syn in VERB_FAMILIES[f].iter().filter(|m| **m != w.as_str()) {
-                    if let Some(id) = self.store.id(&stem(syn)) {
-                        if stem(syn) != *s {
+                let members = VERB_FAMILIES[f].iter().zip(&family_stems()[f]);
+                for (syn, syn_stem) in members.filter(|(m, _)| **m != w.as_str()) {
+                    if let Some(id) = self.store.id(syn_stem) {
+                        if syn_stem != s {
                             out.push(QTerm {
                                 id,
                                 weight: weight * SYNONYM,
-                                word: format!("{syn} (≈ {w})"),
+                                word: concat(&[syn, " (≈ ", w, ")"]),
                                 idf_cap: cap,
                                 concept,
                                 seq: out.len(),
@@ -601,7 +646,7 @@ impl SearchIndex {
                     out.push(QTerm {
                         id,
                         weight: LEXICON * e.weight,
-                        word: format!("{word} (lexicon: {})", e.phrase),
+                        word: concat(&[word, " (lexicon: ", &e.phrase, ")"]),
                         idf_cap: LEXICON_IDF_CAP,
                         concept: e.concept,
                         seq: out.len(),
@@ -612,18 +657,19 @@ impl SearchIndex {
         // One entry per term: keep the strongest weight (the earliest of equals).
         // Within a concept, terms keep the query's expansion order, never the
         // term ids, so scores do not depend on the order tools were indexed in.
-        out.sort_by(|a, b| {
+        // (`seq` is unique: the orders are total, so unstable sorts give them.)
+        out.sort_unstable_by(|a, b| {
             a.id.cmp(&b.id)
                 .then(b.weight.total_cmp(&a.weight))
                 .then(a.seq.cmp(&b.seq))
         });
         out.dedup_by_key(|t| t.id);
-        out.sort_by_key(|t| (t.concept, t.seq));
+        out.sort_unstable_by_key(|t| (t.concept, t.seq));
         let first_verb: Vec<u32> = first_family
             .map(|f| {
-                VERB_FAMILIES[f]
+                family_stems()[f]
                     .iter()
-                    .filter_map(|m| self.store.id(&stem(m)))
+                    .filter_map(|m| self.store.id(m))
                     .collect()
             })
             .unwrap_or_default();
@@ -651,21 +697,25 @@ impl SearchIndex {
         if self.is_empty() || limit == 0 || queries.is_empty() {
             return Ranking::default();
         }
-        let scored: Vec<Scored> = queries.iter().map(|q| self.score(q)).collect();
-        let lists: Vec<Vec<(f32, u32)>> = scored.iter().map(|s| s.cands.clone()).collect();
+        let mut scored: Vec<Scored> = queries.iter().map(|q| self.score(q)).collect();
+        let lists: Vec<Vec<(f32, u32)>> = scored
+            .iter_mut()
+            .map(|s| std::mem::take(&mut s.cands))
+            .collect();
         let mut cands = fuse(&lists);
         let name = |d: u32| self.store.doc(d).map_or("", |doc| doc.tool.name.as_str());
+        // A total order: candidates are live tools, whose canonical names
+        // differ, so an unstable sort and any window give one ranking.
         let order = |a: &Cand, b: &Cand| b.0.total_cmp(&a.0).then_with(|| name(a.1).cmp(name(b.1)));
         let mut hits = Vec::with_capacity(limit);
-        let mut window = (limit * 8).max(16);
+        // Most candidates pass `accept`: a window of twice the limit is
+        // usually sorted once (it grows fourfold when too few pass).
+        let mut window = (limit * 2).max(16);
         let mut from = 0;
         while hits.len() < limit && from < cands.len() {
             let rest = &mut cands[from..];
-            if rest.len() > window {
-                rest.select_nth_unstable_by(window, order);
-            }
             let take = rest.len().min(window);
-            rest[..take].sort_by(order);
+            best_first(rest, take, order);
             for &(score, doc, q) in &rest[..take] {
                 if accept(doc as usize) {
                     let s = &scored[q as usize];
@@ -683,7 +733,7 @@ impl SearchIndex {
                         why.push(p);
                     }
                     if queries.len() > 1 {
-                        why.push(format!("phrasing {}", q + 1));
+                        why.push(concat(&["phrasing ", &(q + 1).to_string()]));
                     }
                     hits.push(SearchHit {
                         doc: doc as usize,
@@ -721,12 +771,12 @@ impl SearchIndex {
             best,
             extra,
             verb_field,
+            touched,
+            seen,
         } = &mut scratch;
-        let mut touched: Vec<u32> = Vec::new();
         // Each query word is one concept: its literal term, prefix expansions and
         // verb synonyms count once per tool (the best of them) plus a small
         // share of the rest, so many synonyms cannot outweigh one literal word.
-        let mut seen: Vec<u32> = Vec::new();
         let mut i = 0;
         while i < qterms.len() {
             let concept = qterms[i].concept;
@@ -803,7 +853,7 @@ impl SearchIndex {
                     verb_field[p.doc as usize] |= p.fields;
                 }
             }
-            for d in &touched {
+            for d in touched.iter() {
                 let f = verb_field[*d as usize];
                 scores[*d as usize] *= if f & 0b11 != 0 {
                     FIRST_VERB
@@ -851,14 +901,16 @@ impl SearchIndex {
             }
             *s += boost;
         }
-        let cands: Vec<(f32, u32)> = touched
-            .iter()
-            .map(|d| {
-                let weight = self.store.doc(*d).map_or(1.0, |doc| doc.weight);
-                (std::mem::take(&mut scores[*d as usize]) * weight, *d)
-            })
-            .filter(|(s, _)| *s > 0.0)
-            .collect();
+        let mut cands: Vec<(f32, u32)> = Vec::with_capacity(touched.len());
+        cands.extend(
+            touched
+                .drain(..)
+                .map(|d| {
+                    let weight = self.store.doc(d).map_or(1.0, |doc| doc.weight);
+                    (std::mem::take(&mut scores[d as usize]) * weight, d)
+                })
+                .filter(|(s, _)| *s > 0.0),
+        );
         self.scratch.replace(scratch);
         Scored {
             cands,
@@ -878,12 +930,15 @@ impl SearchIndex {
         if fits == 0 {
             return None;
         }
-        let names: Vec<&str> = KINDS
-            .iter()
-            .filter(|(k, _)| fits & k.bit() != 0)
-            .map(|(_, w)| *w)
-            .collect();
-        Some(format!("takes {}", names.join(", ")))
+        let mut out = String::from("takes ");
+        let names = KINDS.iter().filter(|(k, _)| fits & k.bit() != 0);
+        for (i, (_, w)) in names.enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(w);
+        }
+        Some(out)
     }
 
     /// `why` entry for fields the request names exactly ("has field maintainer_can_modify").
@@ -923,7 +978,18 @@ impl SearchIndex {
         }
         for (f, words) in per_field.iter().enumerate() {
             if !words.is_empty() {
-                out.push(format!("{}: {}", FIELD_NAMES[f], words.join(", ")));
+                let mut line = String::with_capacity(
+                    FIELD_NAMES[f].len() + words.iter().map(|w| w.len() + 2).sum::<usize>(),
+                );
+                line.push_str(FIELD_NAMES[f]);
+                line.push_str(": ");
+                for (i, w) in words.iter().enumerate() {
+                    if i > 0 {
+                        line.push_str(", ");
+                    }
+                    line.push_str(w);
+                }
+                out.push(line);
             }
         }
         out
@@ -1026,5 +1092,34 @@ impl SearchIndex {
             return 0.0;
         }
         got / want
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::best_first;
+
+    #[test]
+    fn best_first_puts_the_k_best_in_order_in_front() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for len in [0usize, 1, 5, 16, 17, 40, 300] {
+            let items: Vec<(u32, u32)> = (0..len as u32)
+                .map(|i| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    ((x % 23) as u32, i)
+                })
+                .collect();
+            let mut sorted = items.clone();
+            sorted.sort();
+            for k in [0, 1, 8, 16, len].into_iter().filter(|k| *k <= len) {
+                let mut got = items.clone();
+                best_first(&mut got, k, |a, b| a.cmp(b));
+                assert_eq!(got[..k], sorted[..k], "len {len} k {k}");
+                got.sort();
+                assert_eq!(got, sorted, "a permutation");
+            }
+        }
     }
 }

@@ -231,7 +231,25 @@ pub fn each_term(text: &str, mut f: impl FnMut(&str)) {
 
 /// The verb family of a raw word, if any.
 pub fn family_of(word: &str) -> Option<usize> {
-    VERB_FAMILIES.iter().position(|f| f.contains(&word))
+    // Length and first byte before the string compare: this runs for every
+    // request word, several times per search.
+    let first = *word.as_bytes().first()?;
+    VERB_FAMILIES.iter().position(|f| {
+        f.iter()
+            .any(|m| m.len() == word.len() && m.as_bytes()[0] == first && *m == word)
+    })
+}
+
+/// The stems of each verb family's members, in [`VERB_FAMILIES`] order
+/// (computed once: every search expands its first verb's family).
+pub fn family_stems() -> &'static [Vec<String>] {
+    static STEMS: std::sync::OnceLock<Vec<Vec<String>>> = std::sync::OnceLock::new();
+    STEMS.get_or_init(|| {
+        VERB_FAMILIES
+            .iter()
+            .map(|f| f.iter().map(|m| stem(m)).collect())
+            .collect()
+    })
 }
 
 /// A name NFKD-normalised and lower-cased, for exact-name matching (two names
