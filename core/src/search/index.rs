@@ -941,6 +941,15 @@ impl SearchIndex {
                 .map(|s| self.coverage(doc, s, fields))
                 .fold(0f32, f32::max)
         };
+        let coverage = cover(0xff);
+        if coverage >= nothing::MEASURED_BELOW {
+            // No bar reads the rest up here: spare the search the passes.
+            return Evidence {
+                coverage,
+                hit: true,
+                ..Evidence::default()
+            };
+        }
         let (mut unknown_share, mut unknown_words, mut unknown_names) =
             (f32::MAX, usize::MAX, usize::MAX);
         for s in scored {
@@ -959,7 +968,7 @@ impl SearchIndex {
         }
         let (rarest, ask_rarest) = self.rarest_shared(doc, scored);
         Evidence {
-            coverage: cover(0xff),
+            coverage,
             title_coverage: cover(0b11),
             unknown_share,
             unknown_words,

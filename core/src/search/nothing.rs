@@ -9,6 +9,8 @@
 //! `cargo run --release -p holaryn-core --example nothing_sweep`.
 
 /// What the best lexical hit has of the request (the best over phrasings).
+/// Only `coverage`, `hit` and `exact` are measured when the coverage is at
+/// least [`MEASURED_BELOW`]; the other fields are then 0.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Evidence {
     /// IDF-weighted share of the request's content words the best hit
@@ -35,6 +37,11 @@ pub struct Evidence {
     pub exact: bool,
 }
 
+/// Coverage from which no bar reads more than the coverage, so the search
+/// measures the rest of the [`Evidence`] only below it: the highest coverage
+/// bar that reads other fields ([`UNKNOWN_COVERAGE`], [`COMMON_COVERAGE`],
+/// `embed::DISAGREE_COVERAGE`).
+pub const MEASURED_BELOW: f32 = 0.25;
 /// Lexical coverage below which a request most of whose content words no
 /// tool has (see [`UNKNOWN_WORDS`]) fits nothing: it names things the catalog
 /// has no words for. Calibrated on the dev half, precision first.
@@ -114,6 +121,16 @@ mod tests {
             ..unknown()
         };
         assert!(!lexical(&exact));
+    }
+
+    #[test]
+    fn every_bar_that_reads_more_than_coverage_sits_below_the_measured_range() {
+        let bars = [
+            UNKNOWN_COVERAGE,
+            COMMON_COVERAGE,
+            super::super::embed::DISAGREE_COVERAGE,
+        ];
+        assert!(bars.iter().all(|b| *b <= MEASURED_BELOW), "{bars:?}");
     }
 
     #[test]
