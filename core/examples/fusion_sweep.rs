@@ -58,6 +58,7 @@ fn ranking(r: &Row, later: bool) -> Ranking {
         coverage: r.coverage,
         later_steps: later,
         nothing_fits: r.lexical_none,
+        ..Ranking::default()
     }
 }
 

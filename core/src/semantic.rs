@@ -420,7 +420,7 @@ impl Runtime {
                     let meaning = meaning_ranking(&sims, &accept, &tie);
                     let lexical = self.index.search_all(&input.phrasings(), POOL, &accept);
                     let exact = self.index.exact_docs(&input.query);
-                    let none = nothing_fits(&meaning, lexical.coverage);
+                    let none = nothing_fits(&meaning, &lexical);
                     let f = Fusion::default();
                     let hits = fuse(lexical, &meaning, &exact, limit, &tie, &f);
                     (hits, none)

@@ -5,6 +5,7 @@ use super::entities::{Kind, Kinds, KINDS};
 use super::fit::param_kinds;
 use super::fuse::{fuse, Cand};
 use super::mention::Mentions;
+use super::nothing::{self, Evidence};
 use super::postings::{exact_keys, toggle_slot, Store, FIELDS};
 use super::provider::{provider_why, Named, Providers};
 use super::query::{read, Request};
@@ -56,19 +57,6 @@ const FIELD_NAME: f32 = 0.5;
 const FIELD_WORD: f32 = 0.25;
 /// Multiplier for tools whose name or title carries a word the request excludes.
 const NEGATED: f32 = 0.4;
-/// Coverage below which a request most of whose content words (at least
-/// [`UNKNOWN_WORDS`]) no tool uses at all fits nothing: it names things the
-/// catalog has no words for. Calibrated on the dev half, precision first
-/// (a second bar, coverage under 0.1 whatever the words, flagged as many
-/// requests that have a tool as requests that have none on the enlarged dev
-/// half, and was dropped).
-const NOTHING_FITS_UNKNOWN: f32 = 0.25;
-/// IDF from which a typed word the best hit shares means something fits
-/// (5.0: in about 1 of 150 tools or fewer). Calibrated on the dev half,
-/// precision first.
-const RARE_WORD: f32 = 5.0;
-/// Fewest content words unknown to every tool for [`NOTHING_FITS_UNKNOWN`].
-const UNKNOWN_WORDS: usize = 2;
 /// Skills and slash commands cannot be called as tools: when words match a
 /// callable tool about as well, the callable one ranks first (exact names
 /// still win outright).
@@ -121,7 +109,7 @@ pub struct SearchHit {
 pub struct Ranking {
     /// Hits, best first.
     pub hits: Vec<SearchHit>,
-    /// True when no tool clears the bar of a real match (see [`SearchIndex::search_all`]).
+    /// True when no tool clears the bar of a real match (see [`nothing::lexical`]).
     pub nothing_fits: bool,
     /// IDF-weighted share of the request's content words the best hit
     /// matches (the best over phrasings; 1.0 for an exact name, 0.0 with no hit).
@@ -129,6 +117,8 @@ pub struct Ranking {
     /// True when the request (its first phrasing) has later steps ("find the
     /// notes, then email them"; see [`query::Word::later`](super::query::Word::later)).
     pub later_steps: bool,
+    /// What the best hit has of the request, for the nothing-fits bars.
+    pub evidence: Evidence,
 }
 
 /// One phrasing, scored.
@@ -748,15 +738,16 @@ impl SearchIndex {
             from += take;
             window *= 4;
         }
-        let (nothing_fits, coverage) = self.nothing_fits(&scored, &hits);
+        let evidence = self.evidence(&scored, &hits);
         let later_steps = scored
             .first()
             .is_some_and(|s| s.req.words.iter().any(|w| w.later));
         Ranking {
             hits,
-            nothing_fits,
-            coverage,
+            nothing_fits: nothing::lexical(&evidence),
+            coverage: evidence.coverage,
             later_steps,
+            evidence,
         }
     }
 
@@ -995,21 +986,19 @@ impl SearchIndex {
         out
     }
 
-    /// Whether nothing fits, and the best hit's coverage of the request.
-    ///
-    /// Coverage of the top hit = the IDF-weighted share of the request's
-    /// content words (or their lexicon phrases) that it matches; an entity it
-    /// takes counts as one more matched concept. Nothing fits when no request
-    /// word is in its name or title, it shares no rare typed word with the
-    /// request ([`RARE_WORD`]), that share is below [`NOTHING_FITS_UNKNOWN`]
-    /// and in every phrasing at least half (and [`UNKNOWN_WORDS`]) of the
-    /// content words are in no tool at all.
-    fn nothing_fits(&self, scored: &[Scored<'_>], hits: &[SearchHit]) -> (bool, f32) {
+    /// What the best hit has of the request (see [`Evidence`]).
+    fn evidence(&self, scored: &[Scored<'_>], hits: &[SearchHit]) -> Evidence {
         let Some(top) = hits.first() else {
-            return (true, 0.0);
+            return Evidence::default();
         };
         if top.score >= 500.0 {
-            return (false, 1.0); // an exact name
+            return Evidence {
+                coverage: 1.0,
+                title_coverage: 1.0,
+                hit: true,
+                exact: true,
+                ..Evidence::default()
+            };
         }
         let doc = top.doc as u32;
         let cover = |fields: u8| {
@@ -1018,37 +1007,67 @@ impl SearchIndex {
                 .map(|s| self.coverage(doc, s, fields))
                 .fold(0f32, f32::max)
         };
-        let all = cover(0xff);
-        let unknown = scored.iter().all(|s| {
+        let coverage = cover(0xff);
+        if coverage >= nothing::MEASURED_BELOW {
+            // No bar reads the rest up here: spare the search the passes.
+            return Evidence {
+                coverage,
+                hit: true,
+                ..Evidence::default()
+            };
+        }
+        let (mut unknown_share, mut unknown_words, mut unknown_names) =
+            (f32::MAX, usize::MAX, usize::MAX);
+        for s in scored {
             let content = s.req.words.iter().filter(|w| w.weight >= 1.0);
-            let (n, missing) = content.fold((0, 0), |(n, m), w| {
-                (n + 1, m + usize::from(self.store.id(&w.stem).is_none()))
-            });
-            missing >= UNKNOWN_WORDS && 2 * missing >= n
-        });
-        let none = unknown
-            && all < NOTHING_FITS_UNKNOWN
-            && cover(0b11) == 0.0
-            && !self.shares_rare_word(doc, scored);
-        (none, all)
+            let (mut n, mut missing, mut names) = (0, 0, 0);
+            for w in content {
+                let unknown = self.store.id(&w.stem).is_none();
+                n += 1;
+                missing += usize::from(unknown);
+                // A word with a digit is a value (an id, a date), not a name for a thing.
+                names += usize::from(unknown && !w.word.bytes().any(|b| b.is_ascii_digit()));
+            }
+            unknown_share = unknown_share.min(missing as f32 / n.max(1) as f32);
+            unknown_words = unknown_words.min(missing);
+            unknown_names = unknown_names.min(names);
+        }
+        let (rarest, ask_rarest) = self.rarest_shared(doc, scored);
+        Evidence {
+            coverage,
+            title_coverage: cover(0b11),
+            unknown_share,
+            unknown_words,
+            unknown_names,
+            rarest,
+            ask_rarest,
+            hit: true,
+            exact: false,
+        }
     }
 
-    /// Whether `doc` has a typed content word of the request that few tools
-    /// have (IDF at least [`RARE_WORD`]): such a word is specific evidence
-    /// ("APM" in a tracing tool), however little else of the request it covers.
-    fn shares_rare_word(&self, doc: u32, scored: &[Scored<'_>]) -> bool {
-        scored.iter().any(|s| {
-            s.req.words.iter().filter(|w| w.weight >= 1.0).any(|w| {
-                self.store.id(&w.stem).is_some_and(|id| {
-                    self.store.idf(id) >= RARE_WORD
-                        && self
-                            .store
-                            .postings(id)
-                            .binary_search_by_key(&doc, |p| p.doc)
-                            .is_ok()
-                })
-            })
-        })
+    /// Highest IDF of a typed content word of the request that `doc` has (a
+    /// rare one is specific evidence, "APM" in a tracing tool, however little
+    /// else of the request it covers), and the same leaving out the words that
+    /// name a provider.
+    fn rarest_shared(&self, doc: u32, scored: &[Scored<'_>]) -> (f32, f32) {
+        let (mut rarest, mut ask) = (0f32, 0f32);
+        for s in scored {
+            for w in s.req.words.iter().filter(|w| w.weight >= 1.0) {
+                let Some(id) = self.store.id(&w.stem) else {
+                    continue;
+                };
+                let plist = self.store.postings(id);
+                if plist.binary_search_by_key(&doc, |p| p.doc).is_ok() {
+                    let idf = self.store.idf(id);
+                    rarest = rarest.max(idf);
+                    if !s.providers.iter().any(|n| n.words.contains(&w.word)) {
+                        ask = ask.max(idf);
+                    }
+                }
+            }
+        }
+        (rarest, ask)
     }
 
     /// IDF-weighted share of a phrasing's content words that `doc` matches

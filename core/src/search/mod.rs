@@ -28,6 +28,7 @@ pub mod lexicon;
 mod mention;
 mod nfkd;
 mod nfkd_tables;
+pub mod nothing;
 mod postings;
 mod provider;
 pub mod query;

@@ -1,0 +1,175 @@
+//! Calibration harness for the "nothing fits" bars (`search/nothing.rs`,
+//! `embed::nothing_fits`): ranks each request of one split of the labelled
+//! set lexically and by MiniLM similarity, and prints the precision and
+//! recall of the flag as built and of the bars before this round, words only
+//! and with the embedder. On the **dev** split (the default) it also prints
+//! one JSON line of evidence per request (`--rows`), the input of the sweep;
+//! test rows are only ever summed.
+//! `cargo run --release -p holaryn-core --example nothing_sweep -- [dev|test] [--rows] [REQUESTS] [VECTORS]`
+//! A benchmark: it measures, it never fails on a figure.
+#[path = "common/catalogs.rs"]
+mod catalogs;
+
+use holaryn_core::embeddings::base64_decode;
+use holaryn_core::search::embed::{
+    meaning_ranking, normalized, nothing_fits, similarities, text_key, tool_text, POOL,
+};
+use holaryn_core::search::nothing::Evidence;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// The vectors of an `i8` or `f32` export, unit length, by key.
+fn vectors(data: &Value) -> HashMap<String, Vec<f32>> {
+    let dims = data["dimensions"].as_u64().unwrap_or(0) as usize;
+    let i8 = data["encoding"].as_str() == Some("i8");
+    let mut out = HashMap::new();
+    for (k, v) in data["vectors"].as_object().into_iter().flatten() {
+        let Some(b) = v.as_str().and_then(base64_decode) else {
+            continue;
+        };
+        let raw: Vec<f32> = if i8 {
+            let scale = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            b[4..].iter().map(|x| *x as i8 as f32 * scale).collect()
+        } else {
+            b.chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        };
+        if let Some(u) = normalized(&raw, dims) {
+            out.insert(k.clone(), u);
+        }
+    }
+    out
+}
+
+/// The lexical bar before this round (index.rs at 94b0da7).
+fn old_lexical(e: &Evidence) -> bool {
+    !e.hit
+        || (!e.exact
+            && e.unknown_words >= 2
+            && e.unknown_share >= 0.5
+            && e.coverage < 0.25
+            && e.title_coverage == 0.0
+            && e.rarest < 5.0)
+}
+
+/// The embedder bar before this round (cosine < 0.22, coverage < 0.3).
+fn old_meaning(best: f32, e: &Evidence) -> bool {
+    best < 0.22 && e.coverage < 0.3
+}
+
+fn main() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let rows_out = args.iter().any(|a| a == "--rows");
+    args.retain(|a| a != "--rows");
+    let split = match args.first().map(String::as_str) {
+        Some("test") | Some("dev") => args.remove(0),
+        _ => "dev".to_string(),
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let requests = args.first().cloned().unwrap_or_else(|| {
+        root.join("benchmarks/quality/requests.jsonl")
+            .display()
+            .to_string()
+    });
+    let vec_file = args.get(1).cloned().unwrap_or_else(|| {
+        root.join("tests/fixtures/embeddings/minilm-l6-v2.json")
+            .display()
+            .to_string()
+    });
+    let rt = catalogs::quality_runtime();
+    let data: Value =
+        serde_json::from_str(&std::fs::read_to_string(&vec_file).expect("vectors")).expect("json");
+    let vecs = vectors(&data);
+    let dims = data["dimensions"].as_u64().unwrap_or(0) as usize;
+    let index = rt.search_index();
+    let slots = (0..index.len() * 2 + 64)
+        .take_while(|d| *d < index.len() || index.tool(*d).is_some())
+        .count();
+    let mut matrix = vec![0f32; slots * dims];
+    let mut present = vec![false; slots];
+    for d in 0..slots {
+        if let Some(v) = index
+            .tool(d)
+            .and_then(|t| vecs.get(&text_key(&tool_text(t))))
+        {
+            matrix[d * dims..(d + 1) * dims].copy_from_slice(v);
+            present[d] = true;
+        }
+    }
+    let name = |d: usize| index.tool(d).map_or(String::new(), |t| t.name.clone());
+    let tie = |a: usize, b: usize| name(a).cmp(&name(b));
+    // [requests without gold, then per rule: right, wrong]
+    let rules = ["lexical old", "lexical new", "embedder old", "embedder new"];
+    let mut none_n = 0;
+    let mut tally = [[0usize; 2]; 4];
+    for line in std::fs::read_to_string(&requests)
+        .expect("requests")
+        .lines()
+    {
+        let Ok(r) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if r["split"].as_str() != Some(split.as_str()) {
+            continue;
+        }
+        let q = r["query"].as_str().unwrap_or_default();
+        let Some(qv) = vecs.get(&text_key(q)) else {
+            eprintln!("no vector for {}", r["id"]);
+            continue;
+        };
+        let empty = r["gold"].as_array().is_none_or(|g| g.is_empty());
+        let sims = similarities(qv, &matrix, &present);
+        let meaning = meaning_ranking(&sims, &|_| true, &tie);
+        let lex = index.search_all(&[q], POOL, &|_| true);
+        let e = lex.evidence;
+        let best = meaning.first().map_or(0.0, |m| m.1);
+        let flags = [
+            old_lexical(&e),
+            lex.nothing_fits,
+            old_meaning(best, &e),
+            nothing_fits(&meaning, &lex),
+        ];
+        none_n += usize::from(empty);
+        for (t, f) in tally.iter_mut().zip(flags) {
+            t[usize::from(!empty)] += usize::from(f);
+        }
+        if rows_out && split == "dev" {
+            let top = lex.hits.first().map(|h| h.doc);
+            let top_cos = top
+                .and_then(|d| sims.get(d).copied().flatten())
+                .unwrap_or(0.0);
+            let lex_in_meaning = top.and_then(|d| meaning.iter().position(|m| m.0 == d));
+            let meaning_in_lex = meaning
+                .first()
+                .and_then(|m| lex.hits.iter().position(|h| h.doc == m.0));
+            let cos: Vec<f32> = meaning.iter().take(5).map(|m| m.1).collect();
+            let scores: Vec<f32> = lex.hits.iter().take(3).map(|h| h.score).collect();
+            println!(
+                "{}",
+                json!({
+                    "id": r["id"], "kind": r["kind"], "none": empty, "query": q,
+                    "coverage": e.coverage, "title": e.title_coverage,
+                    "unknown_share": e.unknown_share, "unknown_words": e.unknown_words, "unknown_names": e.unknown_names,
+                    "rarest": e.rarest, "ask_rarest": e.ask_rarest, "hit": e.hit, "exact": e.exact,
+                    "scores": scores, "cos": cos, "top_cos": top_cos,
+                    "lex_in_meaning": lex_in_meaning, "meaning_in_lex": meaning_in_lex,
+                    "top": top.map(name), "meaning_top": meaning.first().map(|m| name(m.0)),
+                    "flags": flags,
+                })
+            );
+        }
+    }
+    for (label, [right, wrong]) in rules.iter().zip(tally) {
+        let p = if right + wrong == 0 {
+            "—".to_string()
+        } else {
+            format!("{:.2}", right as f64 / (right + wrong) as f64)
+        };
+        eprintln!(
+            "nothing fits {split} {label:<13} flagged {:>3}: {right:>3} of {none_n} right, precision {p}, recall {:.2}",
+            right + wrong,
+            right as f64 / none_n.max(1) as f64
+        );
+    }
+}
