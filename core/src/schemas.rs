@@ -1,6 +1,7 @@
-//! Shared input schemas: one parsed copy, one meta-schema check and one
-//! lazily compiled validator per distinct schema (by canonical digest),
-//! however many tools use it.
+//! Shared schemas: per distinct input schema (by canonical digest) one
+//! parsed copy, one meta-schema check and one lazily compiled validator; per
+//! distinct output schema one parsed copy and one meta-schema check, however
+//! many tools use it.
 //!
 //! Catalogs repeat schemas (the same MCP server under two providers, the
 //! many tools that take `{}` or one `path`), and a parsed schema is most of a
@@ -38,9 +39,16 @@ pub struct SchemaPool(Rc<RefCell<Pool>>);
 struct Pool {
     /// Fast canonical hash → the live schemas with it (almost always one).
     by_hash: HashMap<u64, Vec<Slot>>,
+    /// Fast canonical hash → the live output schemas with it and their digests.
+    outputs: HashMap<u64, Vec<(Weak<Value>, String)>>,
     /// Size after the last sweep of dead entries.
     swept: usize,
+    /// Output entries after the last sweep of dead ones.
+    outputs_swept: usize,
 }
+
+/// What a tool takes from the pool for its output schema: the shared copy and its digest.
+pub type SharedOutput = (Arc<Value>, String);
 
 impl std::fmt::Debug for SchemaPool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -78,6 +86,38 @@ impl SchemaPool {
                 let validator = SchemaValidator::upgrade(v)?;
                 canonical_eq(&shared, schema).then(|| (shared, validator, digest.clone(), *len))
             })
+    }
+
+    /// The shared copy and digest of an output schema already checked and in
+    /// use (as an output schema, or as an input schema: those passed more checks).
+    pub fn get_output(&self, key: u64, schema: &Value) -> Option<SharedOutput> {
+        let pool = self.0.borrow();
+        let outputs = pool.outputs.get(&key).into_iter().flatten();
+        let inputs = pool.by_hash.get(&key).into_iter().flatten();
+        outputs
+            .map(|(s, digest)| (s, digest))
+            .chain(inputs.map(|(s, _, digest, _)| (s, digest)))
+            .find_map(|(s, digest)| {
+                let shared = s.upgrade()?;
+                canonical_eq(&shared, schema).then(|| (shared, digest.clone()))
+            })
+    }
+
+    /// Share an output schema that passed its meta-schema from now on.
+    pub fn insert_output(&self, key: u64, digest: String, schema: Value) -> SharedOutput {
+        let schema = Arc::new(schema);
+        let mut pool = self.0.borrow_mut();
+        if pool.outputs.len() > 2 * pool.outputs_swept + 64 {
+            pool.outputs.retain(|_, slots| {
+                slots.retain(|(s, _)| s.strong_count() > 0);
+                !slots.is_empty()
+            });
+            pool.outputs_swept = pool.outputs.len();
+        }
+        let slots = pool.outputs.entry(key).or_default();
+        slots.retain(|(s, _)| s.strong_count() > 0);
+        slots.push((Arc::downgrade(&schema), digest.clone()));
+        (schema, digest)
     }
 
     /// Share a checked schema from now on; returns it as a tool takes it.
