@@ -56,21 +56,55 @@ impl std::fmt::Debug for SchemaPool {
     }
 }
 
-/// A std hasher fed with canonical JSON.
-struct FastSink(std::collections::hash_map::DefaultHasher);
+/// Fx-style 64-bit mixing step (rotate, xor, multiply).
+fn mix(h: u64, x: u64) -> u64 {
+    (h.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95)
+}
 
-impl crate::hash::Sink for FastSink {
-    fn put(&mut self, s: &str) {
-        std::hash::Hasher::write(&mut self.0, s.as_bytes());
+/// Mix a string's bytes, eight at a time, then its length.
+fn mix_str(mut h: u64, s: &str) -> u64 {
+    let mut chunks = s.as_bytes().chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = mix(h, u64::from_le_bytes(w));
+    }
+    let mut w = [0u8; 8];
+    let tail = chunks.remainder();
+    w[..tail.len()].copy_from_slice(tail);
+    mix(mix(h, u64::from_le_bytes(w)), s.len() as u64)
+}
+
+/// A structural hash agreeing with [`canonical_eq`]: object members are
+/// combined without order (a sum of per-member hashes), numbers by kind and
+/// value (floats by bits), so no canonical JSON is written and no keys sorted.
+fn hash_value(v: &Value) -> u64 {
+    match v {
+        Value::Null => mix(0, 1),
+        Value::Bool(b) => mix(0, 2 + u64::from(*b)),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) if !n.is_f64() => mix(mix(0, 4), u),
+            (_, Some(i), _) if !n.is_f64() => mix(mix(0, 5), i as u64),
+            (_, _, f) => mix(mix(0, 6), f.map_or(0, f64::to_bits)),
+        },
+        Value::String(s) => mix_str(mix(0, 7), s),
+        Value::Array(a) => a
+            .iter()
+            .fold(mix(mix(0, 8), a.len() as u64), |h, x| mix(h, hash_value(x))),
+        Value::Object(o) => {
+            let members = o.iter().fold(0u64, |sum, (k, x)| {
+                sum.wrapping_add(mix(mix_str(0, k), hash_value(x)))
+            });
+            mix(mix(mix(0, 9), o.len() as u64), members)
+        }
     }
 }
 
-/// The pool's key of a schema: a fast hash of its canonical JSON (fixed keys:
-/// equal schemas hash equally in every pool).
+/// The pool's key of a schema: a structural hash that equal schemas (by
+/// [`canonical_eq`], whatever their key order) share in every pool; a
+/// collision only costs a value comparison.
 pub fn fast_hash(schema: &Value) -> u64 {
-    let mut sink = FastSink(std::collections::hash_map::DefaultHasher::new());
-    crate::hash::canonical_json_into(schema, &mut sink);
-    std::hash::Hasher::finish(&sink.0)
+    hash_value(schema)
 }
 
 impl SchemaPool {
