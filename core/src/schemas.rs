@@ -47,6 +47,11 @@ struct Pool {
     outputs_swept: usize,
 }
 
+/// Most live schemas kept under one hash: the hash is not keyed, so a catalog
+/// could make many schemas collide; past this many a schema is checked and
+/// used unshared rather than making every look-up compare against a long list.
+const MAX_CHAIN: usize = 8;
+
 /// What a tool takes from the pool for its output schema: the shared copy and its digest.
 pub type SharedOutput = (Arc<Value>, String);
 
@@ -150,7 +155,9 @@ impl SchemaPool {
         }
         let slots = pool.outputs.entry(key).or_default();
         slots.retain(|(s, _)| s.strong_count() > 0);
-        slots.push((Arc::downgrade(&schema), digest.clone()));
+        if slots.len() < MAX_CHAIN {
+            slots.push((Arc::downgrade(&schema), digest.clone()));
+        }
         (schema, digest)
     }
 
@@ -175,7 +182,9 @@ impl SchemaPool {
             digest.clone(),
             len,
         );
-        slots.push(slot);
+        if slots.len() < MAX_CHAIN {
+            slots.push(slot);
+        }
         (schema, validator, digest, len)
     }
 }
@@ -220,7 +229,7 @@ pub fn same_order(a: &Value, b: &Value) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{canonical_eq, fast_hash, same_order};
+    use super::{canonical_eq, fast_hash, same_order, SchemaPool, MAX_CHAIN};
     use crate::hash::canonical_json;
     use serde_json::json;
 
@@ -252,5 +261,23 @@ mod tests {
         assert_eq!(a, b);
         assert!(!same_order(&a, &b));
         assert!(same_order(&a, &a.clone()));
+    }
+
+    #[test]
+    fn colliding_schemas_past_the_chain_limit_are_used_unshared() {
+        let pool = SchemaPool::default();
+        let schema = |i: usize| json!({"description": format!("s{i}")});
+        // All under one key, as a crafted collision would be.
+        let kept: Vec<_> = (0..MAX_CHAIN + 2)
+            .map(|i| pool.insert(7, format!("d{i}"), schema(i)))
+            .collect();
+        let outs: Vec<_> = (0..MAX_CHAIN + 2)
+            .map(|i| pool.insert_output(9, format!("o{i}"), schema(i)))
+            .collect();
+        assert!(pool.get(7, &schema(0)).is_some());
+        assert!(pool.get(7, &schema(MAX_CHAIN)).is_none());
+        assert!(pool.get_output(9, &schema(0)).is_some());
+        assert!(pool.get_output(9, &schema(MAX_CHAIN + 1)).is_none());
+        drop((kept, outs));
     }
 }
