@@ -241,9 +241,9 @@ pub struct ToolDescriptor {
     pub permissions: Vec<String>,
     /// Exact input schema as supplied (key order preserved; one shared copy per distinct schema).
     pub input_schema: Arc<Value>,
-    /// Optional output schema.
+    /// Optional output schema, exactly as supplied (one shared copy per distinct schema).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub output_schema: Option<Value>,
+    pub output_schema: Option<Arc<Value>>,
     /// MCP annotations.
     pub annotations: Annotations,
     /// Visibility.

@@ -241,7 +241,7 @@ fn object_root(schema: &Value) -> Cow<'_, Value> {
 /// carry it (a root `type: "object"`, as MCP requires).
 fn mcp_output_schema<'a>(registry: &'a Registry, canonical: &str) -> Option<&'a Value> {
     let d = &registry.get(canonical)?.descriptor;
-    let out = d.output_schema.as_ref()?;
+    let out = d.output_schema.as_deref()?;
     (d.name == canonical && out.get("type") == Some(&json!("object"))).then_some(out)
 }
 

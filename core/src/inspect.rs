@@ -168,7 +168,7 @@ impl Runtime {
         out.availability = self.availability_of(session, &tool);
         out.loaded = true;
         out.schema = Some(Value::clone(&tool.input_schema));
-        out.output_schema = tool.output_schema.clone();
+        out.output_schema = tool.output_schema.as_deref().cloned();
         out.schema_hash = Some(tool.schema_hash.clone());
         out.handle = Some(handle);
         let rec = ActivityRecord {

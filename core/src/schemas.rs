@@ -1,6 +1,7 @@
-//! Shared input schemas: one parsed copy, one meta-schema check and one
-//! lazily compiled validator per distinct schema (by canonical digest),
-//! however many tools use it.
+//! Shared schemas: per distinct input schema (by canonical digest) one
+//! parsed copy, one meta-schema check and one lazily compiled validator; per
+//! distinct output schema one parsed copy and one meta-schema check, however
+//! many tools use it.
 //!
 //! Catalogs repeat schemas (the same MCP server under two providers, the
 //! many tools that take `{}` or one `path`), and a parsed schema is most of a
@@ -38,9 +39,21 @@ pub struct SchemaPool(Rc<RefCell<Pool>>);
 struct Pool {
     /// Fast canonical hash → the live schemas with it (almost always one).
     by_hash: HashMap<u64, Vec<Slot>>,
+    /// Fast canonical hash → the live output schemas with it and their digests.
+    outputs: HashMap<u64, Vec<(Weak<Value>, String)>>,
     /// Size after the last sweep of dead entries.
     swept: usize,
+    /// Output entries after the last sweep of dead ones.
+    outputs_swept: usize,
 }
+
+/// Most live schemas kept under one hash: the hash is not keyed, so a catalog
+/// could make many schemas collide; past this many a schema is checked and
+/// used unshared rather than making every look-up compare against a long list.
+const MAX_CHAIN: usize = 8;
+
+/// What a tool takes from the pool for its output schema: the shared copy and its digest.
+pub type SharedOutput = (Arc<Value>, String);
 
 impl std::fmt::Debug for SchemaPool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -48,21 +61,55 @@ impl std::fmt::Debug for SchemaPool {
     }
 }
 
-/// A std hasher fed with canonical JSON.
-struct FastSink(std::collections::hash_map::DefaultHasher);
+/// Fx-style 64-bit mixing step (rotate, xor, multiply).
+fn mix(h: u64, x: u64) -> u64 {
+    (h.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95)
+}
 
-impl crate::hash::Sink for FastSink {
-    fn put(&mut self, s: &str) {
-        std::hash::Hasher::write(&mut self.0, s.as_bytes());
+/// Mix a string's bytes, eight at a time, then its length.
+fn mix_str(mut h: u64, s: &str) -> u64 {
+    let mut chunks = s.as_bytes().chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = mix(h, u64::from_le_bytes(w));
+    }
+    let mut w = [0u8; 8];
+    let tail = chunks.remainder();
+    w[..tail.len()].copy_from_slice(tail);
+    mix(mix(h, u64::from_le_bytes(w)), s.len() as u64)
+}
+
+/// A structural hash agreeing with [`canonical_eq`]: object members are
+/// combined without order (a sum of per-member hashes), numbers by kind and
+/// value (floats by bits), so no canonical JSON is written and no keys sorted.
+fn hash_value(v: &Value) -> u64 {
+    match v {
+        Value::Null => mix(0, 1),
+        Value::Bool(b) => mix(0, 2 + u64::from(*b)),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) if !n.is_f64() => mix(mix(0, 4), u),
+            (_, Some(i), _) if !n.is_f64() => mix(mix(0, 5), i as u64),
+            (_, _, f) => mix(mix(0, 6), f.map_or(0, f64::to_bits)),
+        },
+        Value::String(s) => mix_str(mix(0, 7), s),
+        Value::Array(a) => a
+            .iter()
+            .fold(mix(mix(0, 8), a.len() as u64), |h, x| mix(h, hash_value(x))),
+        Value::Object(o) => {
+            let members = o.iter().fold(0u64, |sum, (k, x)| {
+                sum.wrapping_add(mix(mix_str(0, k), hash_value(x)))
+            });
+            mix(mix(mix(0, 9), o.len() as u64), members)
+        }
     }
 }
 
-/// The pool's key of a schema: a fast hash of its canonical JSON (fixed keys:
-/// equal schemas hash equally in every pool).
+/// The pool's key of a schema: a structural hash that equal schemas (by
+/// [`canonical_eq`], whatever their key order) share in every pool; a
+/// collision only costs a value comparison.
 pub fn fast_hash(schema: &Value) -> u64 {
-    let mut sink = FastSink(std::collections::hash_map::DefaultHasher::new());
-    crate::hash::canonical_json_into(schema, &mut sink);
-    std::hash::Hasher::finish(&sink.0)
+    hash_value(schema)
 }
 
 impl SchemaPool {
@@ -78,6 +125,40 @@ impl SchemaPool {
                 let validator = SchemaValidator::upgrade(v)?;
                 canonical_eq(&shared, schema).then(|| (shared, validator, digest.clone(), *len))
             })
+    }
+
+    /// The shared copy and digest of an output schema already checked and in
+    /// use (as an output schema, or as an input schema: those passed more checks).
+    pub fn get_output(&self, key: u64, schema: &Value) -> Option<SharedOutput> {
+        let pool = self.0.borrow();
+        let outputs = pool.outputs.get(&key).into_iter().flatten();
+        let inputs = pool.by_hash.get(&key).into_iter().flatten();
+        outputs
+            .map(|(s, digest)| (s, digest))
+            .chain(inputs.map(|(s, _, digest, _)| (s, digest)))
+            .find_map(|(s, digest)| {
+                let shared = s.upgrade()?;
+                canonical_eq(&shared, schema).then(|| (shared, digest.clone()))
+            })
+    }
+
+    /// Share an output schema that passed its meta-schema from now on.
+    pub fn insert_output(&self, key: u64, digest: String, schema: Value) -> SharedOutput {
+        let schema = Arc::new(schema);
+        let mut pool = self.0.borrow_mut();
+        if pool.outputs.len() > 2 * pool.outputs_swept + 64 {
+            pool.outputs.retain(|_, slots| {
+                slots.retain(|(s, _)| s.strong_count() > 0);
+                !slots.is_empty()
+            });
+            pool.outputs_swept = pool.outputs.len();
+        }
+        let slots = pool.outputs.entry(key).or_default();
+        slots.retain(|(s, _)| s.strong_count() > 0);
+        if slots.len() < MAX_CHAIN {
+            slots.push((Arc::downgrade(&schema), digest.clone()));
+        }
+        (schema, digest)
     }
 
     /// Share a checked schema from now on; returns it as a tool takes it.
@@ -101,7 +182,9 @@ impl SchemaPool {
             digest.clone(),
             len,
         );
-        slots.push(slot);
+        if slots.len() < MAX_CHAIN {
+            slots.push(slot);
+        }
         (schema, validator, digest, len)
     }
 }
@@ -146,7 +229,7 @@ pub fn same_order(a: &Value, b: &Value) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{canonical_eq, fast_hash, same_order};
+    use super::{canonical_eq, fast_hash, same_order, SchemaPool, MAX_CHAIN};
     use crate::hash::canonical_json;
     use serde_json::json;
 
@@ -178,5 +261,23 @@ mod tests {
         assert_eq!(a, b);
         assert!(!same_order(&a, &b));
         assert!(same_order(&a, &a.clone()));
+    }
+
+    #[test]
+    fn colliding_schemas_past_the_chain_limit_are_used_unshared() {
+        let pool = SchemaPool::default();
+        let schema = |i: usize| json!({"description": format!("s{i}")});
+        // All under one key, as a crafted collision would be.
+        let kept: Vec<_> = (0..MAX_CHAIN + 2)
+            .map(|i| pool.insert(7, format!("d{i}"), schema(i)))
+            .collect();
+        let outs: Vec<_> = (0..MAX_CHAIN + 2)
+            .map(|i| pool.insert_output(9, format!("o{i}"), schema(i)))
+            .collect();
+        assert!(pool.get(7, &schema(0)).is_some());
+        assert!(pool.get(7, &schema(MAX_CHAIN)).is_none());
+        assert!(pool.get_output(9, &schema(0)).is_some());
+        assert!(pool.get_output(9, &schema(MAX_CHAIN + 1)).is_none());
+        drop((kept, outs));
     }
 }

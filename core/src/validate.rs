@@ -49,22 +49,16 @@ impl SchemaValidator {
 
 type MetaEntry = (Draft, Rc<Validator>);
 
-/// Meta-schema validators, built once per draft, and the `sha256:` canonical
-/// digests of the output schemas that passed them, shared by clones: an output
-/// schema repeated across tools is checked once (input schemas share their
-/// check through the [`SchemaPool`]).
+/// Meta-schema validators, built once per draft, shared by clones (a schema
+/// repeated across tools, input or output, is checked once through the
+/// [`SchemaPool`]).
 #[derive(Clone, Default)]
 pub struct MetaCache(Rc<std::cell::RefCell<Metas>>);
 
 #[derive(Default)]
 struct Metas {
     validators: Vec<MetaEntry>,
-    /// Digests of output schemas that passed their meta-schema.
-    passed: std::collections::HashSet<String>,
 }
-
-/// Most digests remembered as passed before the memory starts over.
-const MAX_PASSED: usize = 4096;
 
 use std::rc::Rc;
 
@@ -82,20 +76,6 @@ impl MetaCache {
         let v = crate::jsonschema::meta::validator(draft)?;
         self.0.borrow_mut().validators.push((draft, v.clone()));
         Ok(v)
-    }
-
-    /// True when a schema with this canonical digest passed already.
-    fn passed(&self, digest: &str) -> bool {
-        self.0.borrow().passed.contains(digest)
-    }
-
-    /// Remember that the schema with this canonical digest passed.
-    fn remember(&self, digest: String) {
-        let mut metas = self.0.borrow_mut();
-        if metas.passed.len() >= MAX_PASSED {
-            metas.passed.clear();
-        }
-        metas.passed.insert(digest);
     }
 }
 
@@ -326,14 +306,22 @@ pub fn normalise(
             pool.insert(key, json_digest(&input_schema), input_schema)
         }
     };
-    // Taken once: the meta-check memory and the tool's version both use it.
-    let output_hash = spec.output_schema.as_ref().map(json_digest);
-    if let (Some(out), Some(digest)) = (&spec.output_schema, &output_hash) {
-        if !metas.passed(digest) {
-            check_schema(&tool, "outputSchema", out, metas)?;
-            metas.remember(digest.clone());
+    // Like the input schema: one check and one digest per distinct schema.
+    let (output_schema, output_hash) = match spec.output_schema {
+        Some(out) => {
+            let key = fast_hash(&out);
+            let (shared, digest) = match pool.get_output(key, &out) {
+                Some((shared, digest)) if !same_order(&shared, &out) => (Arc::new(out), digest),
+                Some(shared) => shared,
+                None => {
+                    check_schema(&tool, "outputSchema", &out, metas)?;
+                    pool.insert_output(key, json_digest(&out), out)
+                }
+            };
+            (Some(shared), Some(digest))
         }
-    }
+        None => (None, None),
+    };
     let mut permissions: Vec<String> = spec.permissions.clone();
     if let Some(i) = permissions.iter().position(|p| p.trim().is_empty()) {
         return Err(
@@ -373,7 +361,7 @@ pub fn normalise(
         trust: spec.trust.unwrap_or(Trust::Untrusted),
         permissions,
         input_schema,
-        output_schema: spec.output_schema,
+        output_schema,
         annotations: spec.annotations,
         visibility: spec.visibility.unwrap_or(Visibility::ModelVisible),
         invokability: if catalog_only {
@@ -403,7 +391,7 @@ pub fn normalise(
 /// The per-tool version: digest of the canonical JSON object of every
 /// versioned field, hashed while written (long texts are never copied).
 pub fn tool_version(d: &ToolDescriptor) -> String {
-    version_with(d, d.output_schema.as_ref().map(json_digest))
+    version_with(d, d.output_schema.as_deref().map(json_digest))
 }
 
 /// [`tool_version`] with the output schema's digest already taken.
@@ -463,7 +451,7 @@ mod tests {
 
     /// The version as it was computed before it was streamed: via a `json!` object.
     fn json_version(d: &ToolDescriptor) -> String {
-        let output_hash = d.output_schema.as_ref().map(json_digest);
+        let output_hash = d.output_schema.as_deref().map(json_digest);
         let mut fields = json!({
             "name": d.name,
             "localName": d.local_name,
@@ -515,7 +503,7 @@ mod tests {
     }
 
     #[test]
-    fn output_schemas_are_checked_once_and_refusals_are_not_remembered() {
+    fn output_schemas_are_pooled_and_refusals_are_not() {
         let (metas, pool) = (MetaCache::default(), SchemaPool::default());
         let spec = |name: &str, out: Value| {
             parse_spec_owned(
@@ -526,16 +514,25 @@ mod tests {
         };
         let good = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {}}});
         let same = json!({"properties": {"b": {}, "a": {"type": "string"}}, "type": "object"});
-        normalise(spec("a", good), &metas, &pool).expect("valid");
-        assert_eq!(metas.0.borrow().passed.len(), 1);
-        normalise(spec("b", same), &metas, &pool).expect("same schema, other key order");
-        assert_eq!(metas.0.borrow().passed.len(), 1);
+        let out = |d: &ToolDescriptor| d.output_schema.clone().expect("output schema");
+        let (a, ..) = normalise(spec("a", good.clone()), &metas, &pool).expect("valid");
+        let (b, ..) = normalise(spec("b", same.clone()), &metas, &pool).expect("other order");
+        let (c, ..) = normalise(spec("c", good.clone()), &metas, &pool).expect("again");
+        // One shared copy; a tool with another key order keeps its own.
+        assert!(Arc::ptr_eq(&out(&a), &out(&c)));
+        assert!(same_order(&out(&b), &same) && !same_order(&out(&b), &good));
+        // The digest is taken once, from the pool, and versions are as computed afresh.
+        let shared = pool.get_output(fast_hash(&same), &same).map(|s| s.1);
+        assert_eq!(shared, Some(json_digest(&good)));
+        for d in [&a, &b, &c] {
+            assert_eq!(d.version, tool_version(d));
+        }
         let bad = json!({"type": "object", "minProperties": -1});
-        for name in ["c", "d"] {
+        for name in ["d", "e"] {
             let err = normalise(spec(name, bad.clone()), &metas, &pool).err();
             let code = err.map(|e| e.code);
             assert_eq!(code, Some(ErrorCode::DescriptorInvalidSchema), "{name}");
         }
-        assert_eq!(metas.0.borrow().passed.len(), 1);
+        assert!(pool.get_output(fast_hash(&bad), &bad).is_none());
     }
 }

@@ -99,14 +99,20 @@ impl Named {
     }
 }
 
-/// Count (or uncount) `key` for provider `id`.
-fn count(map: &mut Per, key: String, id: &str, add: bool) {
+/// Count (or uncount) `key` for provider `id` (allocating only for a new entry).
+fn count(map: &mut Per, key: &str, id: &str, add: bool) {
     if add {
-        *map.entry(key)
-            .or_default()
-            .entry(id.to_string())
-            .or_default() += 1;
-    } else if let Some(per) = map.get_mut(&key) {
+        let per = match map.get_mut(key) {
+            Some(per) => per,
+            None => map.entry(key.to_string()).or_default(),
+        };
+        match per.get_mut(id) {
+            Some(n) => *n += 1,
+            None => {
+                per.insert(id.to_string(), 1);
+            }
+        }
+    } else if let Some(per) = map.get_mut(key) {
         if let Some(n) = per.get_mut(id) {
             *n -= 1;
             if *n == 0 {
@@ -114,7 +120,7 @@ fn count(map: &mut Per, key: String, id: &str, add: bool) {
             }
         }
         if per.is_empty() {
-            map.remove(&key);
+            map.remove(key);
         }
     }
 }
@@ -159,23 +165,27 @@ impl Providers {
     /// Count (or uncount) the words and whole names of a tool's provider id and display name.
     pub(super) fn set(&mut self, tool: &ToolDescriptor, add: bool) {
         let p = &tool.provider;
-        let mut ws = words(&format!("{} {}", p.id, p.display_name));
+        let (id, display) = (words(&p.id), words(&p.display_name));
+        let mut ws: Vec<&String> = id.iter().chain(&display).collect();
         ws.sort_unstable();
         ws.dedup();
         for w in ws {
             count(&mut self.words, w, &p.id, add);
         }
-        let mut names: Vec<String> = [&p.id, &p.display_name]
-            .iter()
-            .map(|n| {
-                let ws: Vec<String> = words(n).into_iter().filter(|w| !is_stopword(w)).collect();
-                ws.join(" ")
-            })
-            .filter(|n| !n.is_empty())
-            .collect();
-        names.dedup();
-        for n in names {
-            count(&mut self.names, n, &p.id, add);
+        let spaced = |ws: &[String]| {
+            let ws: Vec<&str> = ws
+                .iter()
+                .map(String::as_str)
+                .filter(|w| !is_stopword(w))
+                .collect();
+            ws.join(" ")
+        };
+        let (a, b) = (spaced(&id), spaced(&display));
+        if !a.is_empty() {
+            count(&mut self.names, &a, &p.id, add);
+        }
+        if !b.is_empty() && b != a {
+            count(&mut self.names, &b, &p.id, add);
         }
     }
 
