@@ -2,13 +2,13 @@
 //! [`super::postings`].
 
 use super::entities::{Kind, Kinds, KINDS};
-use super::fit::param_kinds;
+use super::fit::{param_kinds, Fit};
 use super::fuse::{fuse, Cand};
 use super::mention::Mentions;
 use super::nothing::{self, Evidence};
 use super::postings::{exact_keys, toggle_slot, Store, FIELDS};
 use super::provider::{provider_why, Named, Providers};
-use super::query::{read, Request};
+use super::query::{read, Request, LATER_STEP};
 use super::text::{exact_key, family_of, family_stems, is_stopword, VERB_FAMILIES};
 use crate::descriptor::ToolDescriptor;
 use serde::Serialize;
@@ -48,6 +48,13 @@ const LEXICON: f32 = 1.0;
 const LEXICON_IDF_CAP: f32 = 4.0;
 /// Score a tool gains per kind of entity in the request its parameters take.
 const FIT: f32 = 2.0;
+/// Extra score when the request has two values of a kind and two of the
+/// tool's parameters take it (two time zones, `source_timezone` and
+/// `target_timezone`).
+const FIT_MANY: f32 = 1.0;
+/// Share of [`FIT`] kept when only number parameters take a kind and the
+/// request's value has letters (`ENG-982` for a `pullNumber`).
+const FIT_NUMERIC: f32 = 0.5;
 /// Score per IDF unit a tool gains when the request names one of its schema
 /// fields exactly as written (`maintainer_can_modify`, `jsonOptions`).
 const FIELD_NAME: f32 = 0.5;
@@ -157,7 +164,7 @@ pub struct SearchIndex {
     /// Per-slot accumulators reused by every search (all zero between searches).
     scratch: std::cell::RefCell<Scratch>,
     /// Per slot: the entity kinds its tool's parameters take (see `fit`).
-    kinds: Vec<Kinds>,
+    kinds: Vec<Fit>,
     /// Per entity kind: the slots whose tools' parameters take it, sorted.
     kind_docs: Vec<Vec<u32>>,
     /// Per identifier-like schema field name (lower case): the slots whose
@@ -176,14 +183,14 @@ pub struct SearchIndex {
 /// The weak reference keeps the address from being reused while it is a key.
 #[derive(Debug, Default, Clone)]
 struct KindsMemo {
-    by_schema: std::collections::HashMap<usize, (std::sync::Weak<Value>, Kinds)>,
+    by_schema: std::collections::HashMap<usize, (std::sync::Weak<Value>, Fit)>,
     /// Size after the last sweep of dead entries.
     swept: usize,
 }
 
 impl KindsMemo {
     /// [`param_kinds`] of `tool`, walked once per live schema.
-    fn kinds(&mut self, tool: &ToolDescriptor) -> Kinds {
+    fn kinds(&mut self, tool: &ToolDescriptor) -> Fit {
         let key = Arc::as_ptr(&tool.input_schema) as usize;
         if let Some((w, k)) = self.by_schema.get(&key) {
             if w.strong_count() > 0 {
@@ -472,15 +479,16 @@ impl SearchIndex {
     }
 
     /// Record the entity kinds of the tool in `slot` (0 when it leaves).
-    fn set_kinds(&mut self, slot: u32, kinds: Kinds) {
+    fn set_kinds(&mut self, slot: u32, fit: Fit) {
         let at = slot as usize;
         if self.kinds.len() <= at {
-            self.kinds.resize(at + 1, 0);
+            self.kinds.resize(at + 1, Fit::default());
         }
+        let kinds = fit.kinds;
         if self.kind_docs.len() < KINDS.len() {
             self.kind_docs.resize(KINDS.len(), Vec::new());
         }
-        self.kinds[at] = kinds;
+        self.kinds[at] = fit;
         for (k, docs) in self.kind_docs.iter_mut().enumerate() {
             match (docs.binary_search(&slot), kinds & (1 << k) != 0) {
                 (Err(i), true) => docs.insert(i, slot),
@@ -502,7 +510,7 @@ impl SearchIndex {
         };
         self.store
             .remove(slot, &fields_of(&tool), &exact_keys(&tool));
-        self.set_kinds(slot, 0);
+        self.set_kinds(slot, Fit::default());
         self.set_fields(slot, &tool, false);
         self.mentions.set(slot, &tool, false);
         self.providers.set(&tool, false);
@@ -795,24 +803,38 @@ impl SearchIndex {
             }
         }
         // Argument-fit hook: tools whose parameters take the request's entities.
-        let kinds = req.entities.kinds;
+        let ents = &req.entities;
+        let kinds = ents.kinds;
         if kinds != 0 {
             for (k, docs) in self.kind_docs.iter().enumerate() {
-                if kinds & (1 << k) == 0 {
+                let bit: Kinds = 1 << k;
+                if kinds & bit == 0 {
                     continue;
                 }
-                // Numbers and identifiers fit many parameters: weak evidence.
-                let bonus = if k == Kind::Number as usize || k == Kind::Code as usize {
+                // Numbers, identifiers and versions fit many parameters: weak evidence.
+                let weak = [Kind::Number, Kind::Code, Kind::Version];
+                let bonus = if weak.iter().any(|w| *w as usize == k) {
                     FIT * 0.5
                 } else {
                     FIT
                 };
                 for d in docs {
+                    let fit = self.kinds.get(*d as usize).copied().unwrap_or_default();
+                    let mut b = bonus;
+                    if ents.text & fit.numeric & bit != 0 {
+                        b *= FIT_NUMERIC;
+                    }
+                    if ents.many & fit.many & bit != 0 {
+                        b += FIT_MANY;
+                    }
+                    if ents.later & bit != 0 {
+                        b *= LATER_STEP;
+                    }
                     let s = &mut scores[*d as usize];
                     if *s == 0.0 {
                         touched.push(*d);
                     }
-                    *s += bonus;
+                    *s += b;
                 }
             }
         }
@@ -917,7 +939,7 @@ impl SearchIndex {
 
     /// `why` entry for argument fit ("takes a URL").
     fn fit_why(&self, doc: u32, kinds: Kinds) -> Option<String> {
-        let fits = self.kinds.get(doc as usize).copied().unwrap_or(0) & kinds;
+        let fits = self.kinds.get(doc as usize).map_or(0, |f| f.kinds) & kinds;
         if fits == 0 {
             return None;
         }
@@ -1103,7 +1125,7 @@ impl SearchIndex {
                 got += idf;
             }
         }
-        if fields == 0xff && self.kinds.get(doc as usize).copied().unwrap_or(0) & s.kinds != 0 {
+        if fields == 0xff && self.kinds.get(doc as usize).map_or(0, |f| f.kinds) & s.kinds != 0 {
             got += 2.0;
             want += 2.0;
         }

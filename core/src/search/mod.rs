@@ -33,5 +33,6 @@ mod postings;
 mod provider;
 pub mod query;
 pub mod text;
+mod values;
 
 pub use index::{Ranking, SearchHit, SearchIndex};

@@ -97,7 +97,22 @@ fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
         let ws = words(token);
         let n = ws.len();
         let ends = token.ends_with([',', '.', ';', ':', '!', '?', ')']);
+        // Each word's own place in the token when it can be found (a URL's
+        // host and path words weigh differently, see `search/values.rs`).
+        let lower = if entity.is_some() {
+            token.to_ascii_lowercase()
+        } else {
+            String::new()
+        };
+        let mut cur = 0;
         for (i, w) in ws.into_iter().enumerate() {
+            let entity = match lower.get(cur..).and_then(|l| l.find(w.as_str())) {
+                Some(f) if entity.is_some() => {
+                    cur += f + w.len();
+                    entities.weight_at(pos + cur - w.len()).or(entity)
+                }
+                _ => entity,
+            };
             out.push(Raw {
                 word: w,
                 entity,
@@ -396,7 +411,15 @@ pub fn read(query: &str) -> Request {
             clause_weight = LATER_STEP;
         }
         raw_weight[k] = r.entity.unwrap_or(1.0) * clause_weight;
-        if dropped[k] || is_stopword(w) || STEP_JOINERS.contains(&w) || CONTRACTIONS.contains(&w) {
+        // Words of a value that weigh nothing (a URL's scheme, an id's
+        // digits) are no content words: they neither score nor explain.
+        let nothing = r.entity == Some(0.0);
+        if dropped[k]
+            || nothing
+            || is_stopword(w)
+            || STEP_JOINERS.contains(&w)
+            || CONTRACTIONS.contains(&w)
+        {
             continue;
         }
         if out.words.len() >= MAX_WORDS {
