@@ -53,17 +53,25 @@ pub const UNKNOWN_WORDS: usize = 2;
 /// (5.0: in about 1 of 150 tools or fewer). Calibrated on the dev half,
 /// precision first.
 pub const RARE_WORD: f32 = 5.0;
-/// IDF below which a word is common (2.9: in more than about 1 tool in 17):
+/// IDF below which a word is common (3.1: in more than about 1 tool in 22):
 /// a best hit that shares only such words with what is asked, covers under
-/// [`COMMON_COVERAGE`] of the request, while the request names a thing no
-/// tool has, fits nothing. Swept on the 580 dev requests (140 without a
-/// tool) over coverage 0.20–0.36 × IDF 2.5–4.0 × unknown names 0–2: every
-/// cell from 0.22–0.27 × 2.5–2.9 with one unknown name flags 2 dev requests
-/// that have a tool (P 0.88–0.92); 3.1 and up, or no unknown name, doubles that.
-pub const COMMON_WORD: f32 = 2.9;
+/// [`COMMON_COVERAGE`] of the request, while the request names
+/// [`UNKNOWN_NAMES`] things no tool has, fits nothing. First swept (main
+/// 5641c3c) with one unknown name at 2.9. Re-swept on the 580 dev requests
+/// (140 without a tool) after the value-word change (main 19a36a2), coverage
+/// 0.15–0.25 × IDF 2.5–3.5 × unknown names 1–2: with one unknown name no
+/// cell reaches P 0.9 (2.9 / 0.25: 17 of 22 right; the wrong ones name a
+/// shell command, a month of a date, or a plain word the catalog lacks);
+/// with two, every cell up to IDF 3.3 is right on all it flags (0.25 × 3.1:
+/// 11 of 11; 3.3: 12 of 12; 3.5: 12 of 13), 3.1 one step inside that edge.
+pub const COMMON_WORD: f32 = 3.1;
 /// Lexical coverage below which, with [`COMMON_WORD`], nothing fits (the
-/// middle of the plateau above).
+/// highest swept: with [`UNKNOWN_NAMES`] 2 every coverage 0.15–0.25 is
+/// right on all it flags on dev, 0.25 flags the most).
 pub const COMMON_COVERAGE: f32 = 0.25;
+/// Fewest words without a digit unknown to every tool for [`COMMON_WORD`]
+/// (2: one was 5 wrong of 22 dev flags on main 19a36a2; two, 0 of 11).
+pub const UNKNOWN_NAMES: usize = 2;
 
 /// Without an embedder, nothing fits when the best hit is not an exact name
 /// and either
@@ -71,8 +79,8 @@ pub const COMMON_COVERAGE: f32 = 0.25;
 ///   ([`UNKNOWN_WORDS`]), no request word is in the best hit's name or title,
 ///   it shares no rare typed word ([`RARE_WORD`]) and covers under
 ///   [`UNKNOWN_COVERAGE`] of the request; or
-/// - the request names a thing no tool has (a word without a digit in no
-///   tool), and the best hit covers under [`COMMON_COVERAGE`] of it with
+/// - the request names things no tool has ([`UNKNOWN_NAMES`] words without
+///   a digit in no tool), and the best hit covers under [`COMMON_COVERAGE`] of it with
 ///   common words only ([`COMMON_WORD`], provider names aside).
 pub fn lexical(e: &Evidence) -> bool {
     if !e.hit {
@@ -83,7 +91,9 @@ pub fn lexical(e: &Evidence) -> bool {
         && e.coverage < UNKNOWN_COVERAGE
         && e.title_coverage == 0.0
         && e.rarest < RARE_WORD;
-    let common = e.unknown_names >= 1 && e.coverage < COMMON_COVERAGE && e.ask_rarest < COMMON_WORD;
+    let common = e.unknown_names >= UNKNOWN_NAMES
+        && e.coverage < COMMON_COVERAGE
+        && e.ask_rarest < COMMON_WORD;
     !e.exact && (unknown || common)
 }
 
@@ -139,8 +149,8 @@ mod tests {
             coverage: 0.2,
             title_coverage: 0.2,
             unknown_share: 0.2,
-            unknown_words: 1,
-            unknown_names: 1,
+            unknown_words: 2,
+            unknown_names: 2,
             rarest: 6.0,
             ask_rarest: 2.0,
             hit: true,
@@ -148,10 +158,10 @@ mod tests {
         };
         assert!(lexical(&common), "a provider name is the only rare word");
         let id = Evidence {
-            unknown_names: 0,
+            unknown_names: 1,
             ..common
         };
-        assert!(!lexical(&id), "the unknown word is an id");
+        assert!(!lexical(&id), "one unknown word is an id");
         let specific = Evidence {
             ask_rarest: 3.5,
             ..common
