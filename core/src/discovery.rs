@@ -233,7 +233,8 @@ pub(crate) fn parse_input<T: serde::de::DeserializeOwned>(tool: &str, input: &Va
             .with_tool(tool)
             .with_pointer(e.pointer));
     }
-    serde_json::from_value(input.clone()).map_err(|e| {
+    // Deserialised from the borrowed value: no copy of the input.
+    T::deserialize(input).map_err(|e| {
         Error::new(
             ErrorCode::InputInvalid,
             format!("invalid {tool} input: {e}"),

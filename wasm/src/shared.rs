@@ -114,6 +114,11 @@ impl Shared {
                 Ok(l) => l.clone(),
                 Err(_) => break,
             };
+            // Nobody listens: the events are dropped unconverted (no JSON
+            // round trip per call), and no listener can cause feedback.
+            if listeners.is_empty() {
+                break;
+            }
             for ev in events {
                 if round > 0 {
                     if feedback >= MAX_FEEDBACK {

@@ -131,7 +131,7 @@ pub struct Ranking {
 /// One phrasing, scored.
 struct Scored<'a> {
     cands: Vec<(f32, u32)>,
-    qterms: Vec<QTerm>,
+    qterms: Vec<QTerm<'a>>,
     exact: Option<&'a Vec<(u32, f32, &'static str)>>,
     kinds: Kinds,
     req: Request,
@@ -145,14 +145,51 @@ struct Scored<'a> {
 
 /// One weighted query term.
 #[derive(Debug, Clone)]
-struct QTerm {
+struct QTerm<'a> {
     id: u32,
     weight: f32,
-    word: String,
+    word: Label<'a>,
     idf_cap: f32,
     concept: usize,
     /// Position in the query's expansion (orders terms within a concept).
     seq: usize,
+}
+
+/// How `why` names a query term: its text is built only for the hits shown,
+/// not for every term of every search.
+#[derive(Debug, Clone, Copy)]
+enum Label<'a> {
+    /// Request word `.0` (an index into [`Request::words`]).
+    Word(usize),
+    /// An index word that request word starts (the last word, typed in part).
+    Vocab(&'a str),
+    /// A verb-family synonym of request word `.1`: "syn (≈ word)".
+    Synonym(&'static str, usize),
+    /// Word `.1` a lexicon expansion `.0` adds: "word (lexicon: phrase)".
+    Lexicon(usize, usize),
+}
+
+impl<'a> Label<'a> {
+    /// The label's text in `why`.
+    fn text<'s>(self, req: &'s Request) -> std::borrow::Cow<'s, str>
+    where
+        'a: 's,
+    {
+        use std::borrow::Cow;
+        let word = |i: usize| req.words.get(i).map_or("", |w| w.word.as_str());
+        match self {
+            Label::Word(i) => Cow::Borrowed(word(i)),
+            Label::Vocab(t) => Cow::Borrowed(t),
+            Label::Synonym(syn, i) => Cow::Owned(concat(&[syn, " (≈ ", word(i), ")"])),
+            Label::Lexicon(e, a) => {
+                let Some(e) = req.expansions.get(e) else {
+                    return Cow::Borrowed("");
+                };
+                let add = e.adds.get(a).map_or("", |(w, _)| w.as_str());
+                Cow::Owned(concat(&[add, " (lexicon: ", e.phrase, ")"]))
+            }
+        }
+    }
 }
 
 /// An index over a tool list, kept up to date tool by tool: any sequence of
@@ -353,8 +390,10 @@ const VALUE_WORDS: &[&str] = &["true", "false", "none", "null", "yes", "no"];
 /// `previous=true`, `device 'iPhone 13'`) — then also the `field=value`
 /// key, which matches tools whose field has that enum value. A plain word
 /// with no value after it is left to the text match ("project" is a field
-/// of hundreds of tools and a word of many requests).
-fn field_words(query: &str) -> Vec<(String, f32)> {
+/// of hundreds of tools and a word of many requests). Only keys `known`
+/// accepts are returned (the rest are looked up in reused buffers, with no
+/// string each).
+fn field_words(query: &str, known: impl Fn(&str) -> bool) -> Vec<(String, f32)> {
     let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let mut runs: Vec<(usize, &str)> = Vec::new();
     let mut start = None;
@@ -369,21 +408,28 @@ fn field_words(query: &str) -> Vec<(String, f32)> {
         }
     }
     let mut out: Vec<(String, f32)> = Vec::new();
-    let mut push = |key: String, weight: f32| {
-        if !out.iter().any(|(k, _)| *k == key) {
-            out.push((key, weight));
+    let mut push = |key: &str, weight: f32| {
+        if known(key) && !out.iter().any(|(k, _)| k == key) {
+            out.push((key.to_string(), weight));
         }
     };
+    let lower = |buf: &mut String, w: &str| {
+        buf.clear();
+        buf.push_str(w);
+        buf.make_ascii_lowercase();
+    };
+    let (mut word, mut next, mut pair) = (String::new(), String::new(), String::new());
     for (i, &(at, w)) in runs.iter().enumerate() {
         if is_identifier(w) {
-            push(w.to_ascii_lowercase(), FIELD_NAME);
+            lower(&mut word, w);
+            push(&word, FIELD_NAME);
             continue;
         }
-        let word = w.to_ascii_lowercase();
+        lower(&mut word, w);
         if !is_field_word(&word) || family_of(&word).is_some() {
             continue;
         }
-        let Some(&(next_at, next)) = runs.get(i + 1) else {
+        let Some(&(next_at, next_raw)) = runs.get(i + 1) else {
             continue;
         };
         let gap = &query[at + w.len()..next_at];
@@ -393,11 +439,15 @@ fn field_words(query: &str) -> Vec<(String, f32)> {
         {
             continue;
         }
-        let next = next.to_ascii_lowercase();
+        lower(&mut next, next_raw);
         if gap.contains([':', '=', '\'', '"', '`']) || VALUE_WORDS.contains(&next.as_str()) {
-            push(word.clone(), FIELD_WORD);
+            push(&word, FIELD_WORD);
         }
-        push(format!("{word}={next}"), FIELD_NAME);
+        pair.clear();
+        pair.push_str(&word);
+        pair.push('=');
+        pair.push_str(&next);
+        push(&pair, FIELD_NAME);
     }
     out
 }
@@ -562,8 +612,8 @@ impl SearchIndex {
     }
 
     /// Weighted query terms of a read request, and the first action verb's terms.
-    fn query_terms(&self, req: &Request) -> (Vec<QTerm>, Vec<u32>) {
-        let mut out: Vec<QTerm> = Vec::new();
+    fn query_terms<'a>(&'a self, req: &Request) -> (Vec<QTerm<'a>>, Vec<u32>) {
+        let mut out: Vec<QTerm<'a>> = Vec::new();
         let mut first_family: Option<usize> = None;
         let last = req.words.len().saturating_sub(1);
         // Sentence words (not values) before the current one.
@@ -588,7 +638,7 @@ impl SearchIndex {
                 Some(id) => out.push(QTerm {
                     id,
                     weight,
-                    word: w.clone(),
+                    word: Label::Word(i),
                     idf_cap: f32::MAX,
                     concept,
                     seq: out.len(),
@@ -607,7 +657,7 @@ impl SearchIndex {
                         out.push(QTerm {
                             id: *id,
                             weight: weight * 0.5,
-                            word: t.clone(),
+                            word: Label::Vocab(t),
                             idf_cap: f32::MAX,
                             concept,
                             seq: out.len(),
@@ -627,7 +677,7 @@ impl SearchIndex {
                             out.push(QTerm {
                                 id,
                                 weight: weight * SYNONYM,
-                                word: concat(&[syn, " (≈ ", w, ")"]),
+                                word: Label::Synonym(syn, i),
                                 idf_cap: cap,
                                 concept,
                                 seq: out.len(),
@@ -638,13 +688,13 @@ impl SearchIndex {
             }
         }
         // Lexicon hook: everyday phrasings add the words tools use.
-        for e in &req.expansions {
-            for (word, s) in &e.adds {
+        for (ei, e) in req.expansions.iter().enumerate() {
+            for (ai, (_, s)) in e.adds.iter().enumerate() {
                 if let Some(id) = self.store.id(s) {
                     out.push(QTerm {
                         id,
                         weight: LEXICON * e.weight,
-                        word: concat(&[word, " (lexicon: ", &e.phrase, ")"]),
+                        word: Label::Lexicon(ei, ai),
                         idf_cap: LEXICON_IDF_CAP,
                         concept: e.concept,
                         seq: out.len(),
@@ -717,7 +767,7 @@ impl SearchIndex {
             for &(score, doc, q) in &rest[..take] {
                 if accept(doc as usize) {
                     let s = &scored[q as usize];
-                    let mut why = self.why(doc, &s.qterms, s.exact);
+                    let mut why = self.why(doc, s);
                     if let Some(k) = self.fit_why(doc, s.kinds) {
                         why.push(k);
                     }
@@ -841,7 +891,7 @@ impl SearchIndex {
         // Field-name hook: a request that writes a schema field as code
         // (`maintainer_can_modify`) points at the tools that have it.
         let mut fields = Vec::new();
-        for (key, weight) in field_words(query) {
+        for (key, weight) in field_words(query, |k| self.field_docs.contains_key(k)) {
             let Some(docs) = self.field_docs.get(&key) else {
                 continue;
             };
@@ -968,23 +1018,19 @@ impl SearchIndex {
         (!has.is_empty()).then(|| format!("has field {}", has.join(", ")))
     }
 
-    fn why(
-        &self,
-        doc: u32,
-        qterms: &[QTerm],
-        exact: Option<&Vec<(u32, f32, &'static str)>>,
-    ) -> Vec<String> {
+    fn why(&self, doc: u32, s: &Scored<'_>) -> Vec<String> {
         let mut out = Vec::new();
-        if let Some((_, _, kind)) = exact.and_then(|e| e.iter().find(|(d, _, _)| *d == doc)) {
+        if let Some((_, _, kind)) = s.exact.and_then(|e| e.iter().find(|(d, _, _)| *d == doc)) {
             out.push((*kind).to_string());
         }
-        let mut per_field: [Vec<&str>; FIELDS] = Default::default();
-        for QTerm { id, word, .. } in qterms {
+        let mut per_field: [Vec<std::borrow::Cow<'_, str>>; FIELDS] = Default::default();
+        for QTerm { id, word, .. } in &s.qterms {
             let plist = self.store.postings(*id);
             if let Ok(i) = plist.binary_search_by_key(&doc, |p| p.doc) {
+                let word = word.text(&s.req);
                 for (f, words) in per_field.iter_mut().enumerate() {
-                    if plist[i].fields & (1 << f) != 0 && !words.contains(&word.as_str()) {
-                        words.push(word);
+                    if plist[i].fields & (1 << f) != 0 && !words.contains(&word) {
+                        words.push(word.clone());
                     }
                 }
             }

@@ -108,8 +108,8 @@ impl Lexicon {
 
     /// The longest entry whose phrase starts at `seq[at]` and whose filler
     /// status is `filler`.
-    pub fn match_at(&self, seq: &[String], at: usize, filler: bool) -> Option<&Entry> {
-        let cands = self.by_first.get(seq.get(at)?)?;
+    pub fn match_at(&self, seq: &[&str], at: usize, filler: bool) -> Option<&Entry> {
+        let cands = self.by_first.get(*seq.get(at)?)?;
         cands.iter().map(|i| &self.entries[*i]).find(|e| {
             e.adds.is_empty() == filler
                 && seq.len() - at >= e.phrase.len()
@@ -139,6 +139,7 @@ mod tests {
         assert_eq!(lex.len(), lines, "a lexicon line was skipped");
         let seq = phrase_stems("give it a new name");
         let at = seq.iter().position(|s| s == "new").expect("new");
+        let seq: Vec<&str> = seq.iter().map(String::as_str).collect();
         let e = lex.match_at(&seq, at, false).expect("entry");
         assert!(e.adds.iter().any(|(w, _)| w == "rename"));
     }

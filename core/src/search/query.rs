@@ -37,13 +37,13 @@ pub struct Word {
     pub value: bool,
 }
 
-/// Extra tool words a lexicon phrase adds.
+/// Extra tool words a lexicon phrase adds (borrowed from the compiled-in lexicon).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expansion {
     /// The phrase as written in the lexicon.
-    pub phrase: String,
+    pub phrase: &'static str,
     /// Tool words, as (word, stem).
-    pub adds: Vec<(String, String)>,
+    pub adds: &'static [(String, String)],
     /// Concept they count under (the phrase's own, or its single word's).
     pub concept: usize,
     /// The content words (indices into [`Request::words`]) the phrase spans.
@@ -330,18 +330,15 @@ pub fn read(query: &str) -> Request {
     let lex = lexicon();
     let stems: Vec<String> = raw.iter().map(|r| stem(&r.word)).collect();
     // Phrases match over the words that are not skippable, entity words blanked.
-    let phrase_seq = |dropped: &[bool]| -> (Vec<String>, Vec<usize>) {
-        let mut seq = Vec::new();
-        let mut at = Vec::new();
+    // (Borrowed stems: no copy per word.)
+    let phrase_seq = |dropped: &[bool]| -> (Vec<&str>, Vec<usize>) {
+        let mut seq = Vec::with_capacity(raw.len());
+        let mut at = Vec::with_capacity(raw.len());
         for (k, r) in raw.iter().enumerate() {
             if dropped[k] || is_skipped(&r.word) {
                 continue;
             }
-            seq.push(if r.entity.is_some() {
-                String::new()
-            } else {
-                stems[k].clone()
-            });
+            seq.push(if r.entity.is_some() { "" } else { &stems[k] });
             at.push(k);
         }
         (seq, at)
@@ -477,8 +474,8 @@ pub fn read(query: &str) -> Request {
             .map(|k| raw_weight[*k])
             .fold(0f32, f32::max);
         out.expansions.push(Expansion {
-            phrase: e.text.clone(),
-            adds: e.adds.clone(),
+            phrase: &e.text,
+            adds: &e.adds,
             concept,
             span: (lo, hi),
             weight,
