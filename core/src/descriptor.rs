@@ -305,10 +305,18 @@ impl ToolDescriptor {
 fn summary_of(description: &str) -> String {
     let first = description.lines().find(|l| !l.trim().is_empty());
     let line = first.unwrap_or("").trim();
-    if line.len() <= 160 || line.char_indices().nth(160).is_none() {
+    if line.len() <= 160 {
         return line.to_string();
     }
-    let end = line.char_indices().nth(157).map_or(line.len(), |(i, _)| i);
+    // ASCII first 161 bytes (the common case): 161 characters at least, and
+    // character 157 starts at byte 157, with no walk over the characters.
+    let end = if line.as_bytes()[..=160].is_ascii() {
+        157
+    } else if line.char_indices().nth(160).is_none() {
+        return line.to_string();
+    } else {
+        line.char_indices().nth(157).map_or(line.len(), |(i, _)| i)
+    };
     let cut = line[..end].trim_end();
     let mut out = String::with_capacity(cut.len() + 3);
     out.push_str(cut);

@@ -5,7 +5,7 @@
 
 use super::entities::{detect, Entities};
 use super::lexicon::{is_skipped, lexicon};
-use super::text::{family_of, is_stopword, stem, words, STEP_JOINERS};
+use super::text::{family_of, is_stopword, listed, stem, words, STEP_JOINERS};
 
 /// Weight of the words of a later step ("…, then open an issue").
 pub const LATER_STEP: f32 = 0.5;
@@ -152,14 +152,14 @@ const ARTICLES: &[&str] = &["the", "a", "an", "your"];
 /// Whether raw word `k` is phrased as a name (see [`Word::named`]).
 fn named_at(raw: &[Raw], k: usize) -> bool {
     let mut before = k;
-    while before > 0 && ARTICLES.contains(&raw[before - 1].word.as_str()) {
+    while before > 0 && listed(ARTICLES, raw[before - 1].word.as_str()) {
         before -= 1;
     }
     let prev = before.checked_sub(1).map(|b| &raw[b]);
     let after = raw.get(k + 1).map_or("", |r| r.word.as_str());
     let sentence_start = prev.is_none_or(|p| p.boundary && !p.colon);
-    prev.is_some_and(|p| NAME_BEFORE.contains(&p.word.as_str()))
-        || NAME_AFTER.contains(&after)
+    prev.is_some_and(|p| listed(NAME_BEFORE, p.word.as_str()))
+        || listed(NAME_AFTER, after)
         || raw[k].colon
         || (raw[k].capital && !sentence_start)
 }
@@ -257,7 +257,7 @@ fn starts_step(raw: &[Raw], k: usize) -> bool {
         return true;
     }
     let w = raw[k].word.as_str();
-    let verb = family_of(w).is_some() || STEP_VERBS.contains(&w);
+    let verb = family_of(w).is_some() || listed(STEP_VERBS, w);
     verb && (prev == "and" || (raw[k - 1].boundary && !raw[k - 1].colon))
 }
 
@@ -294,21 +294,21 @@ fn noun_at(raw: &[Raw], k: usize) -> bool {
     // After an auxiliary: a participle ("are already set"). Capitalised
     // mid-sentence: part of a name ("a music event in New York").
     if k > 0
-        && (AUXILIARIES.contains(&raw[k - 1].word.as_str())
+        && (listed(AUXILIARIES, raw[k - 1].word.as_str())
             || (raw[k].capital && !raw[k - 1].boundary))
     {
         return true;
     }
     for j in (k.saturating_sub(NOUN_REACH + 1)..k).rev() {
         let w = raw[j].word.as_str();
-        if DETERMINERS.contains(&w) {
+        if listed(DETERMINERS, w) {
             return true;
         }
         // Cheap checks first (the verb lists are long).
-        if raw[j].boundary || is_stopword(w) || STEP_JOINERS.contains(&w) {
+        if raw[j].boundary || is_stopword(w) || listed(STEP_JOINERS, w) {
             return false;
         }
-        if family_of(w).is_some() || STEP_VERBS.contains(&w) || LIGHT_VERBS.contains(&w) {
+        if family_of(w).is_some() || listed(STEP_VERBS, w) || listed(LIGHT_VERBS, w) {
             return false;
         }
     }
@@ -372,7 +372,7 @@ pub fn read(query: &str) -> Request {
         let mut taken = 0;
         while j < raw.len() && taken < NEGATION_SCOPE {
             let w = raw[j].word.as_str();
-            if STEP_JOINERS.contains(&w) || w == "but" || w == "use" {
+            if listed(STEP_JOINERS, w) || w == "but" || w == "use" {
                 break;
             }
             dropped[j] = true;
@@ -424,9 +424,9 @@ pub fn read(query: &str) -> Request {
         }
         let concept = out.words.len();
         content_at[k] = concept;
-        let light = LIGHT_VERBS.contains(&w);
+        let light = listed(LIGHT_VERBS, w);
         let family = family_of(w).is_some();
-        if !family && !STEP_VERBS.contains(&w) && !light {
+        if !family && !listed(STEP_VERBS, w) && !light {
             objects += 1;
         }
         out.words.push(Word {

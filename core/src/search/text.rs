@@ -209,7 +209,17 @@ fn split_words(chars: impl Iterator<Item = char>, mut f: impl FnMut(&mut String)
 
 /// True for a stopword.
 pub fn is_stopword(w: &str) -> bool {
-    w.len() <= 6 && STOPWORDS.contains(&w)
+    w.len() <= 6 && listed(STOPWORDS, w)
+}
+
+/// Whether `w` is in `list`: length and first byte before the string
+/// compare (word lists are read for every request word, several times).
+pub fn listed(list: &[&str], w: &str) -> bool {
+    let Some(&first) = w.as_bytes().first() else {
+        return list.contains(&w);
+    };
+    list.iter()
+        .any(|m| m.len() == w.len() && m.as_bytes()[0] == first && *m == w)
 }
 
 /// Index terms of a text: words without stopwords, stemmed.
