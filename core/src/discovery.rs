@@ -324,10 +324,10 @@ fn nothing_fits_hint(index: &crate::search::SearchIndex, weak: &[SearchHit]) -> 
 }
 
 impl Runtime {
-    fn summary(&self, sid: &str, tool: &ToolDescriptor, why: Vec<String>) -> Option<ToolSummary> {
-        let session = self.sessions.get(sid)?;
+    /// A tool's schema-free descriptor in `session` (its session looked up once per call, not per tool).
+    fn summary(&self, session: &Session, tool: &ToolDescriptor, why: Vec<String>) -> ToolSummary {
         let state = self.state_of(session, tool);
-        Some(ToolSummary {
+        ToolSummary {
             name: tool.name.clone(),
             title: tool.title.clone(),
             summary: tool.summary(),
@@ -338,7 +338,7 @@ impl Runtime {
             trust: tool.trust,
             schema_loaded: state == AvailabilityState::Loaded,
             why,
-        })
+        }
     }
 
     /// `tool_search`: at most 8 ranked, schema-free descriptors (lexical
@@ -400,7 +400,7 @@ impl Runtime {
             .into_iter()
             .filter_map(|h| {
                 let tool = self.index.tool(h.doc)?;
-                self.summary(sid, tool, h.why)
+                Some(self.summary(session, tool, h.why))
             })
             .collect();
         let version = session.version().to_string();
@@ -473,7 +473,7 @@ impl Runtime {
         let version = session.version().to_string();
         let tools: Vec<ToolSummary> = page
             .iter()
-            .filter_map(|t| self.summary(sid, t, Vec::new()))
+            .map(|t| self.summary(session, t, Vec::new()))
             .collect();
         let rec = ActivityRecord {
             count: Some(tools.len() as u64),

@@ -283,10 +283,9 @@ fn is_ident(t: &str) -> bool {
         && t.chars().next().is_some_and(|c| c.is_alphabetic())
 }
 
-/// Kinds of one trimmed token (no surrounding spaces or punctuation).
-fn token_kinds(tok: &str) -> Kinds {
-    let lower = tok.to_ascii_lowercase();
-    let l = lower.as_str();
+/// Kinds of one trimmed token (no surrounding spaces or punctuation), given
+/// its ASCII lower case `l`.
+fn token_kinds(tok: &str, l: &str) -> Kinds {
     if tok.bytes().all(|b| b.is_ascii_alphabetic()) {
         return word_kinds(tok, l); // a plain word: the common case, kept short
     }
@@ -551,12 +550,18 @@ pub fn detect(query: &str) -> Entities {
             break;
         }
     }
-    let lower: Vec<String> = toks.iter().map(|(_, t)| t.to_ascii_lowercase()).collect();
+    // Each token's ASCII lower case, sliced from one lower-cased copy of the
+    // query (ASCII lower-casing keeps every byte offset): no string per token.
+    let lowered = query.to_ascii_lowercase();
+    let lower: Vec<&str> = toks
+        .iter()
+        .map(|(at, t)| lowered.get(*at..*at + t.len()).unwrap_or(""))
+        .collect();
     // A later step starts after "then" / "afterwards".
     let later = toks
         .iter()
         .zip(&lower)
-        .find(|(_, l)| *l == "then" || *l == "afterwards")
+        .find(|(_, l)| **l == "then" || **l == "afterwards")
         .map_or(usize::MAX, |((at, t), _)| at + t.len());
     // `pair_end`: tokens before this byte belong to a value already read
     // (the second number of a coordinate pair, a SQL statement, a schedule).
@@ -573,15 +578,15 @@ pub fn detect(query: &str) -> Entities {
         add(&mut out, Kind::Command.bit(), 0, later);
         out.spans.extend(flags);
     }
-    let repo_context = lower.iter().any(|w| REPO_CONTEXT.contains(&w.as_str()));
+    let repo_context = lower.iter().any(|w| REPO_CONTEXT.contains(w));
     for (i, (at, t)) in toks.iter().enumerate() {
         if *at < pair_end || out.weight_at(*at) == Some(0.0) {
             continue;
         }
-        let mut k = token_kinds(t);
-        let l = lower[i].as_str();
-        let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
-        let prev = if i > 0 { lower[i - 1].as_str() } else { "" };
+        let l = lower[i];
+        let mut k = token_kinds(t, l);
+        let next = lower.get(i + 1).copied().unwrap_or("");
+        let prev = if i > 0 { lower[i - 1] } else { "" };
         let plain = t.bytes().all(|b| b.is_ascii_alphabetic());
         if let Some(end) = address(&toks, i).filter(|_| !plain) {
             add(&mut out, Kind::Address.bit(), *at, later);
@@ -624,7 +629,7 @@ pub fn detect(query: &str) -> Entities {
             let body = lower[i + 1..]
                 .iter()
                 .take(12)
-                .any(|w| SQL_BODIES.contains(&w.as_str()));
+                .any(|w| SQL_BODIES.contains(w));
             if body && (l != "create" || next == "table" || next == "index") {
                 k = Kind::Sql.bit();
                 // The statement runs to a `;` or the end: its words are
