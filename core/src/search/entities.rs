@@ -4,7 +4,7 @@
 //! SQL, a code identifier, a commit SHA, a channel, a search pattern, a cron
 //! schedule, a paper id, a street address, a command line). Detection is
 //! token-shaped and linear in the query (multi-token and sub-token shapes in
-//! [`super::values`]); [`super::fit`] scores tools whose parameters take them.
+//! `search/values.rs`); [`super::fit`] scores tools whose parameters take them.
 
 use super::values::{address, command, cron, opaque_spans, url_spans, Span};
 
