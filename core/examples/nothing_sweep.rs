@@ -9,38 +9,12 @@
 //! A benchmark: it measures, it never fails on a figure.
 #[path = "common/catalogs.rs"]
 mod catalogs;
+#[path = "common/vectors.rs"]
+mod vectors;
 
-use holaryn_core::embeddings::base64_decode;
-use holaryn_core::search::embed::{
-    meaning_ranking, normalized, nothing_fits, similarities, text_key, tool_text, POOL,
-};
+use holaryn_core::search::embed::{meaning_ranking, nothing_fits, similarities, text_key, POOL};
 use holaryn_core::search::nothing::Evidence;
 use serde_json::{json, Value};
-use std::collections::HashMap;
-
-/// The vectors of an `i8` or `f32` export, unit length, by key.
-fn vectors(data: &Value) -> HashMap<String, Vec<f32>> {
-    let dims = data["dimensions"].as_u64().unwrap_or(0) as usize;
-    let i8 = data["encoding"].as_str() == Some("i8");
-    let mut out = HashMap::new();
-    for (k, v) in data["vectors"].as_object().into_iter().flatten() {
-        let Some(b) = v.as_str().and_then(base64_decode) else {
-            continue;
-        };
-        let raw: Vec<f32> = if i8 {
-            let scale = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            b[4..].iter().map(|x| *x as i8 as f32 * scale).collect()
-        } else {
-            b.chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect()
-        };
-        if let Some(u) = normalized(&raw, dims) {
-            out.insert(k.clone(), u);
-        }
-    }
-    out
-}
 
 /// The lexical bar before this round (index.rs at 94b0da7).
 fn old_lexical(e: &Evidence) -> bool {
@@ -78,25 +52,12 @@ fn main() {
             .to_string()
     });
     let rt = catalogs::quality_runtime();
-    let data: Value =
-        serde_json::from_str(&std::fs::read_to_string(&vec_file).expect("vectors")).expect("json");
-    let vecs = vectors(&data);
-    let dims = data["dimensions"].as_u64().unwrap_or(0) as usize;
     let index = rt.search_index();
-    let slots = (0..index.len() * 2 + 64)
-        .take_while(|d| *d < index.len() || index.tool(*d).is_some())
-        .count();
-    let mut matrix = vec![0f32; slots * dims];
-    let mut present = vec![false; slots];
-    for d in 0..slots {
-        if let Some(v) = index
-            .tool(d)
-            .and_then(|t| vecs.get(&text_key(&tool_text(t))))
-        {
-            matrix[d * dims..(d + 1) * dims].copy_from_slice(v);
-            present[d] = true;
-        }
-    }
+    let vectors::Loaded {
+        vecs,
+        matrix,
+        present,
+    } = vectors::load(vec_file.as_ref(), index);
     let name = |d: usize| index.tool(d).map_or(String::new(), |t| t.name.clone());
     let tie = |a: usize, b: usize| name(a).cmp(&name(b));
     // [requests without gold, then per rule: right, wrong]

@@ -6,6 +6,8 @@
 //! Per request: the 64 best hits of `SearchIndex::search_all` (name, score
 //! bits, `why`), nothing-fits and coverage, then the `tool_search` output
 //! as JSON (what the package returns). Prints no quality figure.
+#[path = "common/bench_queries.rs"]
+mod bench_queries;
 #[path = "common/catalogs.rs"]
 mod catalogs;
 
@@ -13,50 +15,6 @@ use holaryn_core::registry::Update;
 use holaryn_core::Runtime;
 use serde_json::{json, Value};
 use std::fmt::Write;
-
-/// The queries of benchmarks/search-speed.mjs.
-const BENCH: &[&str] = &[
-    "create a github issue",
-    "find files by name",
-    "read a file",
-    "take a screenshot of the page",
-    "remember this fact about the user",
-    "search the web",
-    "list pull requests",
-    "send a slack message",
-    "query the database",
-    "delete a branch",
-    "refund a payment",
-    "get the weather forecast",
-    "find and read the release notes",
-    "navigate to a url",
-    "list kubernetes pods",
-    "update a linear ticket",
-    "create a calendar event",
-    "upload a file to drive",
-    "get current time in a timezone",
-    "run a sql query",
-    "click a button on the page",
-    "search notion pages",
-    "list directory contents",
-    "commit changes to git",
-    "fetch a web page as markdown",
-    "create a chart",
-    "geocode an address",
-    "list stripe customers",
-    "send an email",
-    "create a jira ticket",
-    "scrape a website",
-    "get pipeline status",
-    "deploy to heroku",
-    "search documentation for a library",
-    "write a file",
-    "list issues assigned to me",
-    "merge a pull request",
-    "get feature flag",
-    "read console logs",
-    "create a memory entity",
-];
 
 /// One request's full output, appended to `out`.
 fn dump(rt: &mut Runtime, sid: &str, label: &str, input: &Value, out: &mut String) {
@@ -151,7 +109,7 @@ fn main() {
         )
         .expect("catalog");
         let sid = catalogs::dynamic_session(&mut rt);
-        for q in BENCH {
+        for q in bench_queries::bench_queries() {
             dump(
                 &mut rt,
                 &sid,

@@ -4,55 +4,13 @@
 //! then `N=200 valgrind --tool=callgrind target/profiling/examples/search_profile`
 //! (`N` rounds of the 40 queries; `TOOLS` tools, 300 by default). Prints
 //! the p50 of one search in µs (informal: the npm benchmark is the reference).
+#[path = "common/bench_queries.rs"]
+mod bench_queries;
 #[path = "common/catalogs.rs"]
 mod catalogs;
 use holaryn_core::registry::Update;
 use holaryn_core::Runtime;
 use serde_json::json;
-
-/// The queries of benchmarks/search-speed.mjs.
-const QUERIES: &[&str] = &[
-    "create a github issue",
-    "find files by name",
-    "read a file",
-    "take a screenshot of the page",
-    "remember this fact about the user",
-    "search the web",
-    "list pull requests",
-    "send a slack message",
-    "query the database",
-    "delete a branch",
-    "refund a payment",
-    "get the weather forecast",
-    "find and read the release notes",
-    "navigate to a url",
-    "list kubernetes pods",
-    "update a linear ticket",
-    "create a calendar event",
-    "upload a file to drive",
-    "get current time in a timezone",
-    "run a sql query",
-    "click a button on the page",
-    "search notion pages",
-    "list directory contents",
-    "commit changes to git",
-    "fetch a web page as markdown",
-    "create a chart",
-    "geocode an address",
-    "list stripe customers",
-    "send an email",
-    "create a jira ticket",
-    "scrape a website",
-    "get pipeline status",
-    "deploy to heroku",
-    "search documentation for a library",
-    "write a file",
-    "list issues assigned to me",
-    "merge a pull request",
-    "get feature flag",
-    "read console logs",
-    "create a memory entity",
-];
 
 fn main() {
     let env = |k: &str, d: usize| {
@@ -90,9 +48,10 @@ fn main() {
     .expect("catalog");
     let sid = catalogs::dynamic_session(&mut rt);
     let mut total = 0;
-    let mut us = Vec::with_capacity(n * QUERIES.len());
+    let queries = bench_queries::bench_queries();
+    let mut us = Vec::with_capacity(n * queries.len());
     for _ in 0..n {
-        for q in QUERIES {
+        for q in &queries {
             let t = std::time::Instant::now();
             if let Ok(out) = rt.tool_search(&sid, &json!({ "query": q }), 0) {
                 total += out.results.len();
