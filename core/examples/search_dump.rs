@@ -6,8 +6,8 @@
 //! Per request: the 64 best hits of `SearchIndex::search_all` (name, score
 //! bits, `why`), nothing-fits and coverage, then the `tool_search` output
 //! as JSON (what the package returns). Prints no quality figure.
-#[path = "common/bench_queries.rs"]
-mod bench_queries;
+#[path = "common/bench.rs"]
+mod bench;
 #[path = "common/catalogs.rs"]
 mod catalogs;
 
@@ -85,21 +85,7 @@ fn main() {
     let specs = catalogs::catalog_specs(&root.join("tests/fixtures/mcp"), None);
     for n in [300usize, 3000] {
         let mut rt = Runtime::new();
-        let batch = (0..n)
-            .map(|i| {
-                let mut s = specs[i % specs.len()].clone();
-                let copy = i / specs.len();
-                if copy > 0 {
-                    let id = format!("{}_v{copy}", s.provider.id);
-                    s.name = match s.name.strip_prefix(&format!("{}/", s.provider.id)) {
-                        Some(rest) => format!("{id}/{rest}"),
-                        None => format!("{}_v{copy}", s.name),
-                    };
-                    s.provider.id = id;
-                }
-                s
-            })
-            .collect();
+        let batch = bench::catalog(&specs, n);
         rt.update(
             Update {
                 upsert: batch,
@@ -109,7 +95,7 @@ fn main() {
         )
         .expect("catalog");
         let sid = catalogs::dynamic_session(&mut rt);
-        for q in bench_queries::bench_queries() {
+        for q in bench::queries() {
             dump(
                 &mut rt,
                 &sid,

@@ -4,8 +4,8 @@
 //! then `N=200 valgrind --tool=callgrind target/profiling/examples/search_profile`
 //! (`N` rounds of the 40 queries; `TOOLS` tools, 300 by default). Prints
 //! the p50 of one search in µs (informal: the npm benchmark is the reference).
-#[path = "common/bench_queries.rs"]
-mod bench_queries;
+#[path = "common/bench.rs"]
+mod bench;
 #[path = "common/catalogs.rs"]
 mod catalogs;
 use holaryn_core::registry::Update;
@@ -22,21 +22,7 @@ fn main() {
     let (n, tools) = (env("N", 200), env("TOOLS", 300));
     let specs = catalogs::catalog_specs(&catalogs::root().join("tests/fixtures/mcp"), None);
     // Copies renamed as benchmarks/fixture-catalog.mjs does: `provider_vK/name`.
-    let batch = (0..tools)
-        .map(|i| {
-            let mut s = specs[i % specs.len()].clone();
-            let copy = i / specs.len();
-            if copy > 0 {
-                let id = format!("{}_v{copy}", s.provider.id);
-                s.name = match s.name.strip_prefix(&format!("{}/", s.provider.id)) {
-                    Some(rest) => format!("{id}/{rest}"),
-                    None => format!("{}_v{copy}", s.name),
-                };
-                s.provider.id = id;
-            }
-            s
-        })
-        .collect();
+    let batch = bench::catalog(&specs, tools);
     let mut rt = Runtime::new();
     rt.update(
         Update {
@@ -48,7 +34,7 @@ fn main() {
     .expect("catalog");
     let sid = catalogs::dynamic_session(&mut rt);
     let mut total = 0;
-    let queries = bench_queries::bench_queries();
+    let queries = bench::queries();
     let mut us = Vec::with_capacity(n * queries.len());
     for _ in 0..n {
         for q in &queries {
