@@ -6,6 +6,8 @@
 //! times the first search and a one-tool change plus search, and reports live
 //! heap bytes (a counting allocator) per part: the registry, the search index,
 //! and the input schemas inside the descriptors.
+#[path = "common/bench.rs"]
+mod bench;
 #[path = "common/catalogs.rs"]
 mod catalogs;
 use holaryn_core::registry::{Registry, Update};
@@ -49,26 +51,6 @@ fn fixture_specs() -> Vec<ToolSpec> {
     catalogs::catalog_specs(&dir, None)
 }
 
-/// The fixture tools multiplied to `n`: copies under provider `p_vK`, named
-/// `p_vK/name` (as `benchmarks/fixture-catalog.mjs` names them).
-fn catalog(base: &[ToolSpec], n: usize) -> Vec<ToolSpec> {
-    (0..n)
-        .map(|i| {
-            let mut s = base[i % base.len()].clone();
-            let copy = i / base.len();
-            if copy > 0 {
-                let id = format!("{}_v{copy}", s.provider.id);
-                s.name = match s.name.strip_prefix(&format!("{}/", s.provider.id)) {
-                    Some(local) => format!("{id}/{local}"),
-                    None => format!("{}_v{copy}", s.name),
-                };
-                s.provider.id = id;
-            }
-            s
-        })
-        .collect()
-}
-
 fn main() {
     let sizes: Vec<usize> = std::env::args()
         .nth(1)
@@ -78,7 +60,7 @@ fn main() {
         .collect();
     let base = fixture_specs();
     for n in sizes {
-        let tools = catalog(&base, n);
+        let tools = bench::catalog(&base, n);
         let heap0 = live_mb();
         let mut rt = Runtime::new();
         let t = Instant::now();

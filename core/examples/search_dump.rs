@@ -11,7 +11,6 @@ mod bench;
 #[path = "common/catalogs.rs"]
 mod catalogs;
 
-use holaryn_core::registry::Update;
 use holaryn_core::Runtime;
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -84,17 +83,7 @@ fn main() {
     // benchmarks/fixture-catalog.mjs does: `provider_vK/name`).
     let specs = catalogs::catalog_specs(&root.join("tests/fixtures/mcp"), None);
     for n in [300usize, 3000] {
-        let mut rt = Runtime::new();
-        let batch = bench::catalog(&specs, n);
-        rt.update(
-            Update {
-                upsert: batch,
-                ..Update::default()
-            },
-            0,
-        )
-        .expect("catalog");
-        let sid = catalogs::dynamic_session(&mut rt);
+        let (mut rt, sid) = bench::runtime(&specs, n);
         for q in bench::queries() {
             dump(
                 &mut rt,

@@ -8,8 +8,6 @@
 mod bench;
 #[path = "common/catalogs.rs"]
 mod catalogs;
-use holaryn_core::registry::Update;
-use holaryn_core::Runtime;
 use serde_json::json;
 
 fn main() {
@@ -21,18 +19,7 @@ fn main() {
     };
     let (n, tools) = (env("N", 200), env("TOOLS", 300));
     let specs = catalogs::catalog_specs(&catalogs::root().join("tests/fixtures/mcp"), None);
-    // Copies renamed as benchmarks/fixture-catalog.mjs does: `provider_vK/name`.
-    let batch = bench::catalog(&specs, tools);
-    let mut rt = Runtime::new();
-    rt.update(
-        Update {
-            upsert: batch,
-            ..Update::default()
-        },
-        0,
-    )
-    .expect("catalog");
-    let sid = catalogs::dynamic_session(&mut rt);
+    let (mut rt, sid) = bench::runtime(&specs, tools);
     let mut total = 0;
     let queries = bench::queries();
     let mut us = Vec::with_capacity(n * queries.len());

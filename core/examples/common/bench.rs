@@ -3,9 +3,11 @@
 //! `benchmarks/search-queries.json` and the catalog of `n` tools that
 //! `benchmarks/fixture-catalog.mjs` builds.
 
-use holaryn_core::ToolSpec;
+use holaryn_core::registry::Update;
+use holaryn_core::{Runtime, ToolSpec};
 
 /// The benchmark queries, in file order.
+#[allow(dead_code)] // scale_profile times registration, not queries
 pub fn queries() -> Vec<String> {
     serde_json::from_str(include_str!("../../../benchmarks/search-queries.json"))
         .expect("benchmarks/search-queries.json is a JSON array of strings")
@@ -29,4 +31,20 @@ pub fn catalog(specs: &[ToolSpec], n: usize) -> Vec<ToolSpec> {
             s
         })
         .collect()
+}
+
+/// A runtime holding [`catalog`]`(specs, n)` and a dynamic-discovery session.
+#[allow(dead_code)] // scale_profile registers in its own batches
+pub fn runtime(specs: &[ToolSpec], n: usize) -> (Runtime, String) {
+    let mut rt = Runtime::new();
+    rt.update(
+        Update {
+            upsert: catalog(specs, n),
+            ..Update::default()
+        },
+        0,
+    )
+    .expect("catalog");
+    let sid = super::catalogs::dynamic_session(&mut rt);
+    (rt, sid)
 }
