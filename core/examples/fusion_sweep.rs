@@ -326,11 +326,7 @@ fn main() {
             .iter()
             .filter(|r| !r.gold.is_empty() && flag(r))
             .count();
-        let p = if right + wrong == 0 {
-            "—".to_string()
-        } else {
-            format!("{:.2}", right as f64 / (right + wrong) as f64)
-        };
+        let p = vectors::precision(right, wrong);
         println!(
             "nothing fits {label:<28} flagged {:>2}: {right:>2} of {none_n} right, precision {p}, recall {:.2}",
             right + wrong,

@@ -122,11 +122,7 @@ fn main() {
         }
     }
     for (label, [right, wrong]) in rules.iter().zip(tally) {
-        let p = if right + wrong == 0 {
-            "—".to_string()
-        } else {
-            format!("{:.2}", right as f64 / (right + wrong) as f64)
-        };
+        let p = vectors::precision(right, wrong);
         eprintln!(
             "nothing fits {split} {label:<13} flagged {:>3}: {right:>3} of {none_n} right, precision {p}, recall {:.2}",
             right + wrong,

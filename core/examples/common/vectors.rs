@@ -1,6 +1,6 @@
 //! Loading the MiniLM fixture vectors for the calibration examples
 //! (fusion_sweep, nothing_sweep): the vectors by text key and the tool matrix
-//! of a runtime's search index.
+//! of a runtime's search index; and how both report a nothing-fits flag.
 
 use holaryn_core::embeddings::base64_decode;
 use holaryn_core::search::embed::{normalized, text_key, tool_text};
@@ -64,5 +64,14 @@ pub fn load(vec_file: &std::path::Path, index: &SearchIndex) -> Loaded {
         vecs,
         matrix,
         present,
+    }
+}
+
+/// Precision of a flag raised `right + wrong` times, or "—" when never raised.
+pub fn precision(right: usize, wrong: usize) -> String {
+    if right + wrong == 0 {
+        "—".to_string()
+    } else {
+        format!("{:.2}", right as f64 / (right + wrong) as f64)
     }
 }
