@@ -52,6 +52,30 @@ struct Pool {
 /// used unshared rather than making every look-up compare against a long list.
 const MAX_CHAIN: usize = 8;
 
+/// Add `slot` under `key` (unless [`MAX_CHAIN`] live ones are there), first
+/// dropping dead entries: under `key` always, in the whole map once it has
+/// grown to twice its size after the last sweep (`swept`) plus 64.
+fn add_live<T>(
+    map: &mut HashMap<u64, Vec<T>>,
+    swept: &mut usize,
+    key: u64,
+    slot: T,
+    live: impl Fn(&T) -> bool,
+) {
+    if map.len() > 2 * *swept + 64 {
+        map.retain(|_, slots| {
+            slots.retain(&live);
+            !slots.is_empty()
+        });
+        *swept = map.len();
+    }
+    let slots = map.entry(key).or_default();
+    slots.retain(&live);
+    if slots.len() < MAX_CHAIN {
+        slots.push(slot);
+    }
+}
+
 /// What a tool takes from the pool for its output schema: the shared copy and its digest.
 pub type SharedOutput = (Arc<Value>, String);
 
@@ -145,19 +169,15 @@ impl SchemaPool {
     /// Share an output schema that passed its meta-schema from now on.
     pub fn insert_output(&self, key: u64, digest: String, schema: Value) -> SharedOutput {
         let schema = Arc::new(schema);
-        let mut pool = self.0.borrow_mut();
-        if pool.outputs.len() > 2 * pool.outputs_swept + 64 {
-            pool.outputs.retain(|_, slots| {
-                slots.retain(|(s, _)| s.strong_count() > 0);
-                !slots.is_empty()
-            });
-            pool.outputs_swept = pool.outputs.len();
-        }
-        let slots = pool.outputs.entry(key).or_default();
-        slots.retain(|(s, _)| s.strong_count() > 0);
-        if slots.len() < MAX_CHAIN {
-            slots.push((Arc::downgrade(&schema), digest.clone()));
-        }
+        let pool = &mut *self.0.borrow_mut();
+        let slot = (Arc::downgrade(&schema), digest.clone());
+        add_live(
+            &mut pool.outputs,
+            &mut pool.outputs_swept,
+            key,
+            slot,
+            |(s, _)| s.strong_count() > 0,
+        );
         (schema, digest)
     }
 
@@ -166,25 +186,20 @@ impl SchemaPool {
         let len = crate::json_size::json_len(&schema);
         let schema = Arc::new(schema);
         let validator = SchemaValidator::default();
-        let mut pool = self.0.borrow_mut();
-        if pool.by_hash.len() > 2 * pool.swept + 64 {
-            pool.by_hash.retain(|_, slots| {
-                slots.retain(|(s, v, ..)| s.strong_count() > 0 && v.strong_count() > 0);
-                !slots.is_empty()
-            });
-            pool.swept = pool.by_hash.len();
-        }
-        let slots = pool.by_hash.entry(key).or_default();
-        slots.retain(|(s, v, ..)| s.strong_count() > 0 && v.strong_count() > 0);
+        let pool = &mut *self.0.borrow_mut();
         let slot = (
             Arc::downgrade(&schema),
             validator.downgrade(),
             digest.clone(),
             len,
         );
-        if slots.len() < MAX_CHAIN {
-            slots.push(slot);
-        }
+        add_live(
+            &mut pool.by_hash,
+            &mut pool.swept,
+            key,
+            slot,
+            |(s, v, ..)| s.strong_count() > 0 && v.strong_count() > 0,
+        );
         (schema, validator, digest, len)
     }
 }
