@@ -93,6 +93,17 @@ pub enum Trust {
     Untrusted,
 }
 
+impl Trust {
+    /// The wire name (`untrusted`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Trust::Builtin => "builtin",
+            Trust::Trusted => "trusted",
+            Trust::Untrusted => "untrusted",
+        }
+    }
+}
+
 /// MCP tool annotations (hints, never guarantees).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -326,7 +337,31 @@ fn summary_of(description: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::summary_of;
+    use super::{summary_of, Source, Trust};
+    use crate::AvailabilityState;
+
+    #[test]
+    fn wire_names_are_the_serde_names() {
+        let json = |v: serde_json::Value| v.as_str().map(str::to_string);
+        for s in Source::ALL {
+            assert_eq!(json(serde_json::json!(s)).as_deref(), Some(s.as_str()));
+        }
+        for t in [Trust::Builtin, Trust::Trusted, Trust::Untrusted] {
+            assert_eq!(json(serde_json::json!(t)).as_deref(), Some(t.as_str()));
+        }
+        use AvailabilityState::*;
+        for a in [
+            Loaded,
+            Available,
+            ApprovalRequired,
+            Denied,
+            Hidden,
+            CatalogOnly,
+            Unavailable,
+        ] {
+            assert_eq!(json(serde_json::json!(a)).as_deref(), Some(a.as_str()));
+        }
+    }
 
     /// The per-character form `summary_of` replaced.
     fn reference(description: &str) -> String {
