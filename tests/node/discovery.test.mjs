@@ -3,13 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { HolarynRuntime, InputError, ConfigError } from "holaryn";
-import { mcpFiles, native, secret } from "./helpers.mjs";
+import { catalogRuntime as sharedCatalog, native, secret } from "./helpers.mjs";
 
-function catalogRuntime() {
-  const rt = new HolarynRuntime();
-  for (const f of mcpFiles()) rt.registerCatalog(f.file, f.text, { providerId: f.provider, qualifyNames: true });
-  return rt;
-}
+const catalogRuntime = () => sharedCatalog({ natives: false });
 
 test("a dynamic session starts with exactly the three discovery tools", () => {
   const rt = catalogRuntime();

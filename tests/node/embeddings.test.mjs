@@ -4,51 +4,23 @@
 // tool calls, the CLI, and paraphrases the fused ranking finds.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { HolarynRuntime, InputError } from "holaryn";
-import { fixtures, mcpFiles, root, secret } from "./helpers.mjs";
-
-const FILE = join(fixtures, "embeddings/minilm-l6-v2.json");
-const VECTORS = JSON.parse(readFileSync(FILE, "utf8"));
-const MODEL = VECTORS.model;
-const DIMS = VECTORS.dimensions;
-
-/** The core's text key: the first 16 bytes of SHA-256, in hex. */
-const key = (text) => createHash("sha256").update(text, "utf8").digest("hex").slice(0, 32);
-
-/** A fixture vector (i8: f32 scale + one signed byte per component). */
-function vector(text) {
-  const b64 = VECTORS.vectors[key(text)];
-  if (!b64) return undefined;
-  const buf = Buffer.from(b64, "base64");
-  const scale = buf.readFloatLE(0);
-  return Float32Array.from({ length: DIMS }, (_, i) => buf.readInt8(4 + i) * scale);
-}
-
-/** An embedder that answers from the fixture file, as a real model would. */
-const fixtureEmbedder = (calls = []) => ({
-  model: MODEL,
-  dimensions: DIMS,
-  embed: async (texts) => {
-    calls.push(texts.length);
-    return texts.map((t) => {
-      const v = vector(t);
-      if (!v) throw new Error(`no fixture vector for ${JSON.stringify(t.slice(0, 40))}`);
-      return v;
-    });
-  },
-});
-
-function catalogRuntime() {
-  const rt = new HolarynRuntime();
-  for (const f of mcpFiles()) rt.registerCatalog(f.file, f.text, { providerId: f.provider, qualifyNames: true });
-  rt.registerTools(JSON.parse(readFileSync(join(fixtures, "search/native_tools.json"), "utf8")));
-  return rt;
-}
+import { InputError } from "holaryn";
+import {
+  FILE,
+  VECTORS,
+  MODEL,
+  DIMS,
+  catalogRuntime,
+  fixtureEmbedder,
+  fixtures,
+  root,
+  secret,
+  vector,
+} from "./helpers.mjs";
 
 const names = (out) => out.results.map((r) => r.name);
 
