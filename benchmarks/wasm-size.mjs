@@ -54,6 +54,7 @@ const defaultFiles = [
   "dist/web/holaryn_code.js",
   "js/browser.mjs",
   "js/core.mjs",
+  "js/wire.mjs",
 ].map(sizes);
 const codeFiles = ["dist/web/holaryn_code_bg.wasm"].map(sizes);
 console.log("files");

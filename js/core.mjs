@@ -1,5 +1,6 @@
 // Shared JS entry logic over the wasm-bindgen bindings: typed error classes
 // and one generic wrapper that re-parents thrown errors onto them.
+import { packSearches } from "./wire.mjs";
 
 /** Base class of every error the runtime throws; `code` is stable. */
 export class HolarynError extends Error {
@@ -246,7 +247,10 @@ export function expose(bindings, loadCode) {
   proxyOf.set(bindings, state);
   const loader = codeLoader(bindings, loadCode);
   // Idempotent: the same bindings module may be exposed twice.
-  if (!proxyOf.has(bindings.HolarynRuntime)) loadCodeOnDemand(bindings, loader);
+  if (!proxyOf.has(bindings.HolarynRuntime)) {
+    loadCodeOnDemand(bindings, loader);
+    packSearches(bindings);
+  }
   for (const name of ["HolarynRuntime", "HolarynSession"]) {
     const cls = bindings[name];
     if (!proxyOf.has(cls)) proxyOf.set(cls, wrapClass(cls, state));

@@ -18,6 +18,7 @@ mod runtime;
 mod session;
 mod shared;
 mod types;
+mod wire;
 
 #[cfg(test)]
 mod tests;

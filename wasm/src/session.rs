@@ -42,15 +42,30 @@ impl HolarynSession {
         Host::new(host).or(&fallback)
     }
 
+    /// One synchronous core step at the current time, then the host flush.
+    fn run<T>(
+        &self,
+        f: impl FnOnce(&mut holaryn_core::Runtime, u64) -> holaryn_core::Result<T>,
+    ) -> Result<T, JsValue> {
+        let now = js_sys::Date::now() as u64;
+        let r = f(&mut *self.shared.core()?, now);
+        self.shared.flush();
+        js(r)
+    }
+
+    /// `run`, its answer converted to a JS value.
     fn with_rt<T: serde::Serialize>(
         &self,
         f: impl FnOnce(&mut holaryn_core::Runtime, u64) -> holaryn_core::Result<T>,
     ) -> Result<JsValue, JsValue> {
-        let now = js_sys::Date::now() as u64;
-        let r = f(&mut *self.shared.core()?, now);
-        self.shared.flush();
-        to_js(&js(r)?)
+        to_js(&self.run(f)?)
     }
+}
+
+/// The packed wire form of a search answer (a typed error if serde fails).
+fn packed(out: &holaryn_core::discovery::SearchOutput) -> Result<String, JsValue> {
+    crate::wire::search(out)
+        .map_err(|e| crate::errors::input(format!("cannot convert to JavaScript: {e}")))
 }
 
 #[wasm_bindgen]
@@ -110,6 +125,25 @@ impl HolarynSession {
     ) -> Result<JsValue, JsValue> {
         let input = json_marked(input, "tool_search input")?;
         self.with_rt(|rt, now| rt.tool_search(&self.id, &input, now))
+    }
+
+    /// `search` as the packed wire form (`crate::wire`); the JS entry's
+    /// `search` calls this and unpacks it (`js/wire.mjs`).
+    #[wasm_bindgen(js_name = __searchPacked, skip_typescript)]
+    pub fn search_packed(&self, input: JsValue) -> Result<String, JsValue> {
+        let input = json_marked(input, "tool_search input")?;
+        packed(&self.run(|rt, now| rt.tool_search(&self.id, &input, now))?)
+    }
+
+    /// `searchAsync` as the packed wire form (see `search_packed`).
+    #[wasm_bindgen(js_name = __searchAsyncPacked, skip_typescript)]
+    pub fn search_async_packed(&self, input: JsValue) -> Result<js_sys::Promise, JsValue> {
+        let input = json_marked(input, "tool_search input")?;
+        let (shared, id) = (self.shared.clone(), self.id.clone());
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let out = js(crate::embedder::search(shared, &id, &input).await?)?;
+            Ok(JsValue::from(packed(&out)?))
+        }))
     }
 
     /// `tool_search` with the host embedder when one is set (see `setEmbedder`);
