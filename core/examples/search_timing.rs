@@ -1,60 +1,27 @@
 //! Informal native timing of tool_search (the npm benchmark is the reference):
-//! `cargo run --release -p holaryn-core --example search_timing`
+//! `cargo run --release -p holaryn-core --example search_timing`. The npm
+//! benchmark's catalog and queries (`common/bench.rs`) at 300, 3,000 and
+//! 30,000 tools: registration plus a first search, then the p50/p95 of one
+//! search over 20 rounds of the queries.
+#[path = "common/bench.rs"]
+mod bench;
 #[path = "common/catalogs.rs"]
 mod catalogs;
-use holaryn_core::registry::Update;
-use holaryn_core::session::SessionOptions;
-use holaryn_core::Runtime;
 use serde_json::json;
 use std::time::Instant;
 
 fn main() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/mcp");
-    let specs = catalogs::catalog_specs(&dir, None);
+    let specs = catalogs::catalog_specs(&catalogs::root().join("tests/fixtures/mcp"), None);
+    let queries = bench::queries();
     for n in [300usize, 3000, 30000] {
-        let mut rt = Runtime::new();
-        let mut batch = Vec::new();
-        for i in 0..n {
-            let mut s = specs[i % specs.len()].clone();
-            let copy = i / specs.len();
-            if copy > 0 {
-                s.name = format!("{}_v{copy}", s.name);
-                s.provider.id = format!("{}_v{copy}", s.provider.id);
-            }
-            batch.push(s);
-        }
         let t = Instant::now();
-        rt.update(
-            Update {
-                upsert: batch,
-                ..Update::default()
-            },
-            0,
-        )
-        .ok();
-        let sid = rt
-            .create_session(
-                SessionOptions {
-                    dynamic_discovery: true,
-                    ..Default::default()
-                },
-                &[7; 32],
-                0,
-            )
-            .unwrap_or_default();
-        let _ = rt.tool_search(&sid, &json!({"query": "warm"}), 0);
+        let (mut rt, sid) = bench::runtime(&specs, n);
+        let first = rt.tool_search(&sid, &json!({"query": "warm"}), 0);
         let build = t.elapsed();
-        let qs = [
-            "create a github issue",
-            "read a file",
-            "take a screenshot of the page",
-            "send a slack message",
-            "list kubernetes pods",
-            "find and read the release notes",
-        ];
-        let mut us = Vec::new();
-        for _ in 0..50 {
-            for q in qs {
+        let tools = first.map_or(0, |_| rt.registry().len());
+        let mut us = Vec::with_capacity(20 * queries.len());
+        for _ in 0..20 {
+            for q in &queries {
                 let t = Instant::now();
                 let _ = rt.tool_search(&sid, &json!({ "query": q }), 0);
                 us.push(t.elapsed().as_secs_f64() * 1e6);
@@ -62,8 +29,7 @@ fn main() {
         }
         us.sort_by(f64::total_cmp);
         println!(
-            "{n:>6} tools: build {:?}, p50 {:.1} µs, p95 {:.1} µs",
-            build,
+            "{n:>6} tools ({tools} registered): build {build:?}, p50 {:.1} µs, p95 {:.1} µs",
             us[us.len() / 2],
             us[us.len() * 95 / 100]
         );

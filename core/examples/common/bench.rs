@@ -1,5 +1,5 @@
 //! What the tool_search speed benchmarks time, shared by the native examples
-//! (search_profile, search_dump) and the npm benchmarks: the queries of
+//! (search_profile, search_dump, search_timing) and the npm benchmarks: the queries of
 //! `benchmarks/search-queries.json` and the catalog of `n` tools that
 //! `benchmarks/fixture-catalog.mjs` builds.
 
