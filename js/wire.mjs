@@ -9,34 +9,29 @@ const NONE = "\u001c";
 
 const list = (text) => (text === "" ? [] : text.split(LS));
 
-/** One result (`ToolSummary`) from its fields. */
-function summary(text) {
-  const f = text.split(US);
-  const t = {
-    name: f[0],
-    title: f[1],
-    summary: f[2],
-    source: f[3],
-    provider: f[4],
-    state: f[5],
-    permissions: list(f[6]),
-    trust: f[7],
-    schemaLoaded: f[8] === "1",
-  };
-  if (f[9] !== "") t.why = f[9].split(LS);
-  return t;
-}
-
 /** `SearchOutput` from the packed form, or from JSON (which starts with `{`). */
 export function unpackSearch(text) {
   if (!text.startsWith(RS)) return JSON.parse(text);
-  const records = text.split(RS);
-  const head = records[1].split(US);
+  const f = text.split(US);
   const out = { results: [] };
-  for (let i = 2; i < records.length; i++) out.results.push(summary(records[i]));
-  if (head[1] === "1") out.nothingFits = true;
-  if (head[2] !== NONE) out.hint = head[2];
-  out.registryVersion = head[0];
+  for (let i = 3; i + 9 < f.length; i += 10) {
+    const t = {
+      name: f[i],
+      title: f[i + 1],
+      summary: f[i + 2],
+      source: f[i + 3],
+      provider: f[i + 4],
+      state: f[i + 5],
+      permissions: list(f[i + 6]),
+      trust: f[i + 7],
+      schemaLoaded: f[i + 8] === "1",
+    };
+    if (f[i + 9] !== "") t.why = f[i + 9].split(LS);
+    out.results.push(t);
+  }
+  if (f[1] === "1") out.nothingFits = true;
+  if (f[2] !== NONE) out.hint = f[2];
+  out.registryVersion = f[0].slice(RS.length);
   return out;
 }
 

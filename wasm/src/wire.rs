@@ -4,18 +4,20 @@
 //!
 //! Why: tool_search is the per-turn call, and its answer (~3 KB for eight
 //! results) spent about a quarter of a wasm search in serde_json's writer
-//! and `JSON.parse`. The packed form carries no key text and no escapes:
+//! and `JSON.parse`. The packed form carries no key text and no escapes,
+//! and one `split` on JS's side yields every field:
 //!
 //! ```text
-//! RS version US nothingFits US hint            (header; hint = NONE when absent)
-//! RS name US title US summary US source US provider US state
-//!    US permissions US trust US schemaLoaded US why      (one per result)
+//! RS version US nothingFits US hint                     (hint = NONE when absent)
+//!    US name US title US summary US source US provider US state
+//!    US permissions US trust US schemaLoaded US why     (ten fields per result)
 //! ```
 //!
-//! RS = U+001E, US = U+001F, lists join their items with LS = U+001D, NONE =
-//! U+001C, booleans are `1`/`0`. When any string holds one of U+001C..=U+001F
-//! or a list holds an empty item (which the form could not tell apart), the
-//! answer is serde's JSON instead; it starts with `{`, the packed form with RS.
+//! RS = U+001E (only the first character: the packed form's mark), US =
+//! U+001F, lists join their items with LS = U+001D, NONE = U+001C, booleans
+//! are `1`/`0`. When any string holds one of U+001C..=U+001F or a list holds
+//! an empty item (which the form could not tell apart), the answer is serde's
+//! JSON instead, which starts with `{`.
 
 use holaryn_core::discovery::{SearchOutput, ToolSummary};
 
@@ -40,7 +42,7 @@ pub fn search(out: &SearchOutput) -> Result<String, serde_json::Error> {
         None => w.byte(NONE),
     }
     for t in &out.results {
-        w.byte(RS);
+        w.byte(US);
         w.summary(t);
     }
     // Only whole `&str`s and ASCII bytes were written.
@@ -170,7 +172,7 @@ mod tests {
         let p = search(&o).expect("pack");
         assert_eq!(
             p,
-            "\u{1e}sha256:ab\u{1f}0\u{1f}\u{1c}\u{1e}fs/read\u{1f}Read\u{1f}Reads \"a\" file\u{1f}\
+            "\u{1e}sha256:ab\u{1f}0\u{1f}\u{1c}\u{1f}fs/read\u{1f}Read\u{1f}Reads \"a\" file\u{1f}\
              slash_command\u{1f}fs\u{1f}approval_required\u{1f}fs.read\u{1d}net\u{1f}untrusted\u{1f}1\u{1f}name: read"
         );
     }
