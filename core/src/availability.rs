@@ -74,6 +74,16 @@ pub enum AvailabilityState {
 }
 
 impl AvailabilityState {
+    /// Every state.
+    pub const ALL: [AvailabilityState; 7] = [
+        AvailabilityState::Loaded,
+        AvailabilityState::Available,
+        AvailabilityState::ApprovalRequired,
+        AvailabilityState::Denied,
+        AvailabilityState::Hidden,
+        AvailabilityState::CatalogOnly,
+        AvailabilityState::Unavailable,
+    ];
     /// Wire name (`approval_required`, …).
     pub fn as_str(self) -> &'static str {
         match self {

@@ -349,16 +349,7 @@ mod tests {
         for t in [Trust::Builtin, Trust::Trusted, Trust::Untrusted] {
             assert_eq!(json(serde_json::json!(t)).as_deref(), Some(t.as_str()));
         }
-        use AvailabilityState::*;
-        for a in [
-            Loaded,
-            Available,
-            ApprovalRequired,
-            Denied,
-            Hidden,
-            CatalogOnly,
-            Unavailable,
-        ] {
+        for a in AvailabilityState::ALL {
             assert_eq!(json(serde_json::json!(a)).as_deref(), Some(a.as_str()));
         }
     }
