@@ -150,7 +150,7 @@ pub fn meaning_ranking(
 /// cosine, the most similar tool outside the first lexical hits) were
 /// cross-validated on the dev half of `benchmarks/quality` (10 × 5 folds,
 /// `benchmarks/quality/nothing_cv.py`): the folds mostly chose to leave them
-/// out, and with them the held-out precision was no higher (0.83–0.85 vs
+/// out, and with them the held-out precision was no higher (0.80–0.85 vs
 /// 0.84), so the flag does not depend on whether a host embeds.
 pub fn nothing_fits(_meaning: &[(usize, f32)], lexical: &Ranking) -> bool {
     nothing::lexical(&lexical.evidence)
