@@ -3,8 +3,9 @@
 //! set lexically and by MiniLM similarity, and prints the precision and
 //! recall of the flag as built and of the bars before this round, words only
 //! and with the embedder. On the **dev** split (the default) it also prints
-//! one JSON line of evidence per request (`--rows`), the input of the sweep;
-//! test rows are only ever summed.
+//! one JSON line of evidence per request (`--rows`), the input of the
+//! cross-validation `benchmarks/quality/nothing_cv.py`; test rows are only
+//! ever summed.
 //! `cargo run --release -p holaryn-core --example nothing_sweep -- [dev|test] [--rows] [REQUESTS] [VECTORS]`
 //! A benchmark: it measures, it never fails on a figure.
 #[path = "common/catalogs.rs"]
@@ -14,22 +15,38 @@ mod vectors;
 
 use holaryn_core::search::embed::{meaning_ranking, nothing_fits, similarities, text_key, POOL};
 use holaryn_core::search::nothing::Evidence;
+use holaryn_core::search::Ranking;
 use serde_json::{json, Value};
 
-/// The lexical bar before this round (index.rs at 94b0da7).
+/// The lexical bars before this round (nothing.rs at main 25ac702): most
+/// words unknown and nothing of the request in the hit's name or title, or
+/// two unknown names and common words only.
 fn old_lexical(e: &Evidence) -> bool {
-    !e.hit
-        || (!e.exact
-            && e.unknown_words >= 2
-            && e.unknown_share >= 0.5
-            && e.coverage < 0.25
-            && e.title_coverage == 0.0
-            && e.rarest < 5.0)
+    let unknown = e.unknown_words >= 2
+        && e.unknown_share >= 0.5
+        && e.coverage < 0.25
+        && e.title_coverage == 0.0
+        && e.rarest < 5.0;
+    let common = e.unknown_names >= 2 && e.coverage < 0.25 && e.ask_rarest < 3.1;
+    !e.hit || !e.exact && (unknown || common)
 }
 
-/// The embedder bar before this round (cosine < 0.22, coverage < 0.3).
-fn old_meaning(best: f32, e: &Evidence) -> bool {
-    best < 0.22 && e.coverage < 0.3
+/// The embedder bars before this round (embed.rs at main 25ac702): the old
+/// lexical bars, a far best cosine (< 0.22, coverage < 0.3), or the most
+/// similar tool outside the first 15 lexical hits (coverage < 0.25, unknown
+/// share ≥ 0.3).
+fn old_meaning(meaning: &[(usize, f32)], lex: &Ranking) -> bool {
+    let e = &lex.evidence;
+    let best = meaning.first();
+    let far = best.map_or(0.0, |m| m.1) < 0.22;
+    let disagree = best.is_none_or(|m| {
+        let rank = lex.hits.iter().position(|h| h.doc == m.0);
+        rank.is_none_or(|r| r >= 15)
+    });
+    !e.exact
+        && (old_lexical(e)
+            || far && e.coverage < 0.3
+            || disagree && e.coverage < 0.25 && e.unknown_share >= 0.3)
 }
 
 fn main() {
@@ -84,11 +101,10 @@ fn main() {
         let meaning = meaning_ranking(&sims, &|_| true, &tie);
         let lex = index.search_all(&[q], POOL, &|_| true);
         let e = lex.evidence;
-        let best = meaning.first().map_or(0.0, |m| m.1);
         let flags = [
             old_lexical(&e),
             lex.nothing_fits,
-            old_meaning(best, &e),
+            old_meaning(&meaning, &lex),
             nothing_fits(&meaning, &lex),
         ];
         none_n += usize::from(empty);
