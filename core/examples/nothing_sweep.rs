@@ -1,5 +1,5 @@
-//! Calibration harness for the "nothing fits" bars (`search/nothing.rs`,
-//! `embed::nothing_fits`): ranks each request of one split of the labelled
+//! Calibration harness for the "nothing fits" bars (`search/nothing.rs`, with
+//! or without an embedder): ranks each request of one split of the labelled
 //! set lexically and by MiniLM similarity, and prints the precision and
 //! recall of the flag as built and of the bars before this round, words only
 //! and with the embedder. On the **dev** split (the default) it also prints
@@ -13,7 +13,7 @@ mod catalogs;
 #[path = "common/vectors.rs"]
 mod vectors;
 
-use holaryn_core::search::embed::{meaning_ranking, nothing_fits, similarities, text_key, POOL};
+use holaryn_core::search::embed::{meaning_ranking, similarities, text_key, POOL};
 use holaryn_core::search::nothing::Evidence;
 use holaryn_core::search::Ranking;
 use serde_json::{json, Value};
@@ -105,7 +105,7 @@ fn main() {
             old_lexical(&e),
             lex.nothing_fits,
             old_meaning(&meaning, &lex),
-            nothing_fits(&meaning, &lex),
+            lex.nothing_fits,
         ];
         none_n += usize::from(empty);
         for (t, f) in tally.iter_mut().zip(flags) {

@@ -12,10 +12,9 @@
 //! **Fusion** with the lexical ranking is in [`blend`](super::blend): the
 //! lexical top [`POOL`] and the cosine-similarity top [`POOL`] (among the
 //! tools the search may return), weighted by how sure the lexical first hit
-//! is. **Nothing fits** ([`nothing_fits`]) is the lexical verdict: no bar on
+//! is. **Nothing fits** is the lexical verdict ([`nothing::lexical`](super::nothing::lexical)): no bar on
 //! the similarities raised the held-out precision on dev.
 
-use super::{nothing, Ranking};
 use crate::descriptor::ToolDescriptor;
 use crate::hash::{hex, sha256};
 use serde_json::Value;
@@ -144,54 +143,9 @@ pub fn meaning_ranking(
     out
 }
 
-/// With the embedder, nothing fits when the words alone say so
-/// ([`nothing::lexical`] of `lexical`, the lexical ranking of the request's
-/// [`POOL`] first tools). Bars on the similarities of `_meaning` (the best
-/// cosine, the most similar tool outside the first lexical hits) were
-/// cross-validated on the dev half of `benchmarks/quality` (10 × 5 folds,
-/// `benchmarks/quality/nothing_cv.py`): the folds mostly chose to leave them
-/// out, and with them the held-out precision was no higher (0.80–0.85 vs
-/// 0.84), so the flag does not depend on whether a host embeds.
-pub fn nothing_fits(_meaning: &[(usize, f32)], lexical: &Ranking) -> bool {
-    nothing::lexical(&lexical.evidence)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::nothing::Evidence;
-    use super::super::SearchHit;
     use super::*;
-
-    fn hit(doc: usize) -> SearchHit {
-        SearchHit {
-            doc,
-            score: 1.0,
-            why: vec!["name: x".into()],
-        }
-    }
-
-    #[test]
-    fn nothing_fits_is_the_lexical_verdict() {
-        let cover = |coverage, unknown_share| Ranking {
-            hits: vec![hit(1), hit(2)],
-            evidence: Evidence {
-                coverage,
-                unknown_share,
-                unknown_words: 2,
-                hit: true,
-                ..Evidence::default()
-            },
-            ..Ranking::default()
-        };
-        assert!(nothing_fits(&[], &Ranking::default()), "no hit at all");
-        assert!(nothing_fits(&[(1, 0.5)], &cover(0.2, 0.5)));
-        assert!(nothing_fits(&[(7, 0.1)], &cover(0.2, 0.5)));
-        assert!(!nothing_fits(&[(7, 0.1)], &cover(0.2, 0.2)), "words known");
-        assert!(
-            !nothing_fits(&[(7, 0.1)], &cover(0.9, 0.5)),
-            "a lexical match"
-        );
-    }
 
     #[test]
     fn normalized_refuses_bad_vectors() {
