@@ -579,6 +579,12 @@ impl SearchIndex {
         self.store.doc(doc as u32).map(|d| &d.tool)
     }
 
+    /// The summary of the tool in slot `doc` (its [`ToolDescriptor::summary`], found at indexing).
+    pub fn summary(&self, doc: usize) -> Option<String> {
+        let d = self.store.doc(doc as u32)?;
+        Some(d.summary.text(&d.tool.description))
+    }
+
     /// The indexed tool of a canonical name.
     pub fn get(&self, name: &str) -> Option<&Arc<ToolDescriptor>> {
         self.store.slot_of(name).and_then(|s| self.tool(s as usize))
