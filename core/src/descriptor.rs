@@ -310,29 +310,65 @@ impl ToolDescriptor {
     }
 }
 
+/// Where a tool's summary lies in its description (see [`summary_of`]):
+/// found once when the tool is indexed, so a search result copies it
+/// without walking the description again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SummarySpan {
+    start: u32,
+    end: u32,
+    /// `...` follows (the line was cut).
+    cut: bool,
+}
+
+impl SummarySpan {
+    /// The span of `description`'s summary.
+    pub fn of(description: &str) -> SummarySpan {
+        let Some(first) = description.lines().find(|l| !l.trim().is_empty()) else {
+            return SummarySpan::default();
+        };
+        let line = first.trim();
+        // `line` is a slice of `description`: its offset is a pointer difference.
+        let start = line.as_ptr() as usize - description.as_ptr() as usize;
+        let span = |len: usize, cut: bool| SummarySpan {
+            start: start as u32,
+            end: (start + len) as u32,
+            cut,
+        };
+        if line.len() <= 160 {
+            return span(line.len(), false);
+        }
+        // ASCII first 161 bytes (the common case): 161 characters at least, and
+        // character 157 starts at byte 157, with no walk over the characters.
+        let end = if line.as_bytes()[..=160].is_ascii() {
+            157
+        } else if line.char_indices().nth(160).is_none() {
+            return span(line.len(), false);
+        } else {
+            line.char_indices().nth(157).map_or(line.len(), |(i, _)| i)
+        };
+        span(line[..end].trim_end().len(), true)
+    }
+
+    /// The summary text of `description` (the one the span was found in).
+    pub fn text(self, description: &str) -> String {
+        let cut = description
+            .get(self.start as usize..self.end as usize)
+            .unwrap_or_default();
+        let mut out = String::with_capacity(cut.len() + if self.cut { 3 } else { 0 });
+        out.push_str(cut);
+        if self.cut {
+            out.push_str("...");
+        }
+        out
+    }
+}
+
 /// The first non-blank line of `description`, trimmed, cut to 157 chars
 /// plus `...` when longer than 160. Cut by byte offset, with no copy per
 /// character: this runs for every search result.
 fn summary_of(description: &str) -> String {
-    let first = description.lines().find(|l| !l.trim().is_empty());
-    let line = first.unwrap_or("").trim();
-    if line.len() <= 160 {
-        return line.to_string();
-    }
-    // ASCII first 161 bytes (the common case): 161 characters at least, and
-    // character 157 starts at byte 157, with no walk over the characters.
-    let end = if line.as_bytes()[..=160].is_ascii() {
-        157
-    } else if line.char_indices().nth(160).is_none() {
-        return line.to_string();
-    } else {
-        line.char_indices().nth(157).map_or(line.len(), |(i, _)| i)
-    };
-    let cut = line[..end].trim_end();
-    let mut out = String::with_capacity(cut.len() + 3);
-    out.push_str(cut);
-    out.push_str("...");
-    out
+    SummarySpan::of(description).text(description)
 }
 
 #[cfg(test)]

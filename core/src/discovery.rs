@@ -324,13 +324,19 @@ fn nothing_fits_hint(index: &crate::search::SearchIndex, weak: &[SearchHit]) -> 
 }
 
 impl Runtime {
-    /// A tool's schema-free descriptor in `session` (its session looked up once per call, not per tool).
-    fn summary(&self, session: &Session, tool: &ToolDescriptor, why: Vec<String>) -> ToolSummary {
+    /// A tool's schema-free descriptor in `session` (looked up once per call, not per tool) with its summary text.
+    fn summary(
+        &self,
+        session: &Session,
+        tool: &ToolDescriptor,
+        summary: String,
+        why: Vec<String>,
+    ) -> ToolSummary {
         let state = self.state_of(session, tool);
         ToolSummary {
             name: tool.name.clone(),
             title: tool.title.clone(),
-            summary: tool.summary(),
+            summary,
             source: tool.source,
             provider: tool.provider.id.clone(),
             state,
@@ -400,7 +406,8 @@ impl Runtime {
             .into_iter()
             .filter_map(|h| {
                 let tool = self.index.tool(h.doc)?;
-                Some(self.summary(session, tool, h.why))
+                let summary = self.index.summary(h.doc)?;
+                Some(self.summary(session, tool, summary, h.why))
             })
             .collect();
         let version = session.version().to_string();
@@ -473,7 +480,7 @@ impl Runtime {
         let version = session.version().to_string();
         let tools: Vec<ToolSummary> = page
             .iter()
-            .map(|t| self.summary(session, t, Vec::new()))
+            .map(|t| self.summary(session, t, t.summary(), Vec::new()))
             .collect();
         let rec = ActivityRecord {
             count: Some(tools.len() as u64),

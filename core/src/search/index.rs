@@ -135,6 +135,8 @@ struct Scored<'a> {
     exact: Option<&'a Vec<(u32, f32, &'static str)>>,
     kinds: Kinds,
     req: Request,
+    /// Per request word: the term id of its stem, if indexed.
+    ids: Vec<Option<u32>>,
     /// Identifier-like request words that are some tool's schema field name.
     fields: Vec<String>,
     /// Tools the request names (see `search/mention.rs`), by slot.
@@ -577,6 +579,12 @@ impl SearchIndex {
         self.store.doc(doc as u32).map(|d| &d.tool)
     }
 
+    /// The summary of the tool in slot `doc` (its [`ToolDescriptor::summary`], found at indexing).
+    pub fn summary(&self, doc: usize) -> Option<String> {
+        let d = self.store.doc(doc as u32)?;
+        Some(d.summary.text(&d.tool.description))
+    }
+
     /// The indexed tool of a canonical name.
     pub fn get(&self, name: &str) -> Option<&Arc<ToolDescriptor>> {
         self.store.slot_of(name).and_then(|s| self.tool(s as usize))
@@ -612,7 +620,7 @@ impl SearchIndex {
     }
 
     /// Weighted query terms of a read request, and the first action verb's terms.
-    fn query_terms<'a>(&'a self, req: &Request) -> (Vec<QTerm<'a>>, Vec<u32>) {
+    fn query_terms<'a>(&'a self, req: &Request, ids: &[Option<u32>]) -> (Vec<QTerm<'a>>, Vec<u32>) {
         let mut out: Vec<QTerm<'a>> = Vec::new();
         let mut first_family: Option<usize> = None;
         let last = req.words.len().saturating_sub(1);
@@ -634,7 +642,8 @@ impl SearchIndex {
             let s = &qw.stem;
             let concept = qw.concept;
             lead += usize::from(!qw.value);
-            match self.store.id(s) {
+            let word_id = ids.get(i).copied().flatten();
+            match word_id {
                 Some(id) => out.push(QTerm {
                     id,
                     weight,
@@ -669,7 +678,7 @@ impl SearchIndex {
             if let Some(f) = family {
                 // A synonym is worth at most what the literal word is worth:
                 // rare synonyms must not outscore the word the user typed.
-                let cap = self.store.id(s).map_or(f32::MAX, |id| self.store.idf(id));
+                let cap = word_id.map_or(f32::MAX, |id| self.store.idf(id));
                 let members = VERB_FAMILIES[f].iter().zip(&family_stems()[f]);
                 for (syn, syn_stem) in members.filter(|(m, _)| **m != w.as_str()) {
                     if let Some(id) = self.store.id(syn_stem) {
@@ -812,7 +821,8 @@ impl SearchIndex {
     /// Score every matching document for one phrasing.
     fn score(&self, query: &str) -> Scored<'_> {
         let req = read(query);
-        let (qterms, first_verb) = self.query_terms(&req);
+        let ids: Vec<Option<u32>> = req.words.iter().map(|w| self.store.id(&w.stem)).collect();
+        let (qterms, first_verb) = self.query_terms(&req, &ids);
         let mut scratch = self.scratch.take();
         scratch.fit(self.store.slots());
         let Scratch {
@@ -823,6 +833,13 @@ impl SearchIndex {
             touched,
             seen,
         } = &mut scratch;
+        // Slices, not the vectors: indexing a slice needs no call at opt-level "z".
+        let (scores, best, extra, verb_field) = (
+            scores.as_mut_slice(),
+            best.as_mut_slice(),
+            extra.as_mut_slice(),
+            verb_field.as_mut_slice(),
+        );
         // Each query word is one concept: its literal term, prefix expansions and
         // verb synonyms count once per tool (the best of them) plus a small
         // share of the rest, so many synonyms cannot outweigh one literal word.
@@ -981,6 +998,7 @@ impl SearchIndex {
             exact,
             kinds,
             req,
+            ids,
             fields,
             named,
             providers,
@@ -1023,31 +1041,33 @@ impl SearchIndex {
         if let Some((_, _, kind)) = s.exact.and_then(|e| e.iter().find(|(d, _, _)| *d == doc)) {
             out.push((*kind).to_string());
         }
-        let mut per_field: [Vec<std::borrow::Cow<'_, str>>; FIELDS] = Default::default();
+        // The matched terms' labels with the fields they match in, each label
+        // text built once; per field, its labels in term order, first of equals.
+        let mut matched: Vec<(u8, std::borrow::Cow<'_, str>)> = Vec::new();
         for QTerm { id, word, .. } in &s.qterms {
             let plist = self.store.postings(*id);
             if let Ok(i) = plist.binary_search_by_key(&doc, |p| p.doc) {
-                let word = word.text(&s.req);
-                for (f, words) in per_field.iter_mut().enumerate() {
-                    if plist[i].fields & (1 << f) != 0 && !words.contains(&word) {
-                        words.push(word.clone());
-                    }
-                }
+                matched.push((plist[i].fields, word.text(&s.req)));
             }
         }
-        for (f, words) in per_field.iter().enumerate() {
-            if !words.is_empty() {
-                let mut line = String::with_capacity(
-                    FIELD_NAMES[f].len() + words.iter().map(|w| w.len() + 2).sum::<usize>(),
-                );
-                line.push_str(FIELD_NAMES[f]);
-                line.push_str(": ");
-                for (i, w) in words.iter().enumerate() {
-                    if i > 0 {
-                        line.push_str(", ");
-                    }
-                    line.push_str(w);
+        for (f, name) in FIELD_NAMES.iter().enumerate() {
+            let bit = 1u8 << f;
+            let mut line = String::new();
+            for (k, (fields, word)) in matched.iter().enumerate() {
+                let repeat = || matched[..k].iter().any(|(g, w)| g & bit != 0 && w == word);
+                if fields & bit == 0 || repeat() {
+                    continue;
                 }
+                if line.is_empty() {
+                    line.reserve(name.len() + 32);
+                    line.push_str(name);
+                    line.push_str(": ");
+                } else {
+                    line.push_str(", ");
+                }
+                line.push_str(word);
+            }
+            if !line.is_empty() {
                 out.push(line);
             }
         }
@@ -1087,10 +1107,11 @@ impl SearchIndex {
         let (mut unknown_share, mut unknown_words, mut unknown_names) =
             (f32::MAX, usize::MAX, usize::MAX);
         for s in scored {
-            let content = s.req.words.iter().filter(|w| w.weight >= 1.0);
+            let content = s.req.words.iter().zip(&s.ids);
+            let content = content.filter(|(w, _)| w.weight >= 1.0);
             let (mut n, mut missing, mut names) = (0, 0, 0);
-            for w in content {
-                let unknown = self.store.id(&w.stem).is_none();
+            for (w, id) in content {
+                let unknown = id.is_none();
                 n += 1;
                 missing += usize::from(unknown);
                 // A word with a digit is a value (an id, a date), not a name for a thing.
@@ -1121,8 +1142,8 @@ impl SearchIndex {
     fn rarest_shared(&self, doc: u32, scored: &[Scored<'_>]) -> (f32, f32) {
         let (mut rarest, mut ask) = (0f32, 0f32);
         for s in scored {
-            for w in s.req.words.iter().filter(|w| w.weight >= 1.0) {
-                let Some(id) = self.store.id(&w.stem) else {
+            for (w, id) in s.req.words.iter().zip(&s.ids) {
+                let Some(id) = id.filter(|_| w.weight >= 1.0) else {
                     continue;
                 };
                 let plist = self.store.postings(id);
@@ -1157,10 +1178,8 @@ impl SearchIndex {
             if w.weight < 1.0 {
                 continue;
             }
-            let idf = self
-                .store
-                .id(&w.stem)
-                .map_or(unknown, |id| self.store.idf(id));
+            let id = s.ids.get(i).copied().flatten();
+            let idf = id.map_or(unknown, |id| self.store.idf(id));
             want += idf;
             let hit = matches(w.concept)
                 || s.req

@@ -10,7 +10,7 @@
 //! re-derived by [`Store::refresh`] (one multiply-add per document and field).
 
 use super::text::{each_term, exact_key};
-use crate::descriptor::ToolDescriptor;
+use crate::descriptor::{SummarySpan, ToolDescriptor};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -45,6 +45,8 @@ pub(super) struct Doc {
     lens: [u32; FIELDS],
     /// Score multiplier (catalog-only entries rank a little lower).
     pub weight: f32,
+    /// Where the tool's summary lies in its description.
+    pub summary: SummarySpan,
 }
 
 /// Slots, vocabulary, postings and statistics.
@@ -152,7 +154,16 @@ impl Store {
         self.put_keys(slot, keys);
         self.live += 1;
         self.by_name.insert(tool.name.clone(), slot);
-        self.set_doc(slot, Doc { tool, lens, weight });
+        let summary = SummarySpan::of(&tool.description);
+        self.set_doc(
+            slot,
+            Doc {
+                tool,
+                lens,
+                weight,
+                summary,
+            },
+        );
     }
 
     /// Replace the document in `slot` by a new version of the same tool:
@@ -176,7 +187,16 @@ impl Store {
         self.put_postings(slot, counts);
         self.drop_keys(slot, old.1);
         self.put_keys(slot, keys);
-        self.set_doc(slot, Doc { tool, lens, weight });
+        let summary = SummarySpan::of(&tool.description);
+        self.set_doc(
+            slot,
+            Doc {
+                tool,
+                lens,
+                weight,
+                summary,
+            },
+        );
     }
 
     /// Remove the document in `slot`, given the field texts and exact keys

@@ -197,10 +197,11 @@ impl Providers {
         }
         let ws = &req.words;
         let mut used = vec![false; ws.len()];
-        // Runs of words: a whole spelled name, initials.
+        // Runs of words: a whole spelled name, initials (buffers reused).
+        let (mut spelled, mut initials, mut joined) = (String::new(), String::new(), String::new());
         for i in 0..ws.len() {
-            let mut spelled = String::new();
-            let mut initials = String::new();
+            spelled.clear();
+            initials.clear();
             for j in i..ws.len().min(i + NAME_WORDS) {
                 if !nameable(&ws[j]) {
                     break;
@@ -224,16 +225,21 @@ impl Providers {
                 if NAME_AFTER.contains(&ws[j].word.as_str()) {
                     break;
                 }
-                let joined = format!("{initials}{}", ws[j].word);
+                joined.clear();
+                joined.push_str(&initials);
+                joined.push_str(&ws[j].word);
                 initials.extend(ws[j].word.chars().next());
-                for key in [joined, initials.clone()] {
-                    if j == i || key.len() < 2 {
+                if j == i {
+                    continue;
+                }
+                for key in [joined.as_str(), initials.as_str()] {
+                    if key.len() < 2 {
                         continue;
                     }
-                    if let Some(per) = self.words.get(&key) {
+                    if let Some(per) = self.words.get(key) {
                         used[i..=j].fill(true);
                         for id in per.keys() {
-                            note(&mut out, id, &key, i..=j, self.is_whole(&key, id));
+                            note(&mut out, id, key, i..=j, self.is_whole(key, id));
                         }
                     }
                 }

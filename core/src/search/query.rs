@@ -106,8 +106,10 @@ fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
         };
         let mut cur = 0;
         for (i, w) in ws.into_iter().enumerate() {
-            let entity = match lower.get(cur..).and_then(|l| l.find(w.as_str())) {
-                Some(f) if entity.is_some() => {
+            // (Only entity tokens are looked into: `lower` is empty for the rest.)
+            let found = entity.and_then(|_| lower.get(cur..)?.find(w.as_str()));
+            let entity = match found {
+                Some(f) => {
                     cur += f + w.len();
                     entities.weight_at(pos + cur - w.len()).or(entity)
                 }
@@ -326,9 +328,9 @@ fn purpose_at(raw: &[Raw], k: usize) -> bool {
 /// Read a request: content words, expansions, negated words, entities.
 pub fn read(query: &str) -> Request {
     let entities = detect(query);
-    let raw = raw_words(query, &entities);
+    let mut raw = raw_words(query, &entities);
     let lex = lexicon();
-    let stems: Vec<String> = raw.iter().map(|r| stem(&r.word)).collect();
+    let mut stems: Vec<String> = raw.iter().map(|r| stem(&r.word)).collect();
     // Phrases match over the words that are not skippable, entity words blanked.
     // (Borrowed stems: no copy per word.)
     let phrase_seq = |dropped: &[bool]| -> (Vec<&str>, Vec<usize>) {
@@ -430,8 +432,9 @@ pub fn read(query: &str) -> Request {
             objects += 1;
         }
         out.words.push(Word {
-            stem: stems[k].clone(),
-            word: r.word.clone(),
+            // Moved in from `raw` and `stems` once phrases are read (below).
+            stem: String::new(),
+            word: String::new(),
             weight: r.entity.unwrap_or(1.0) * clause_weight * if light { LIGHT } else { 1.0 },
             verb: r.entity.is_none() && !light && !(family && noun_at(&raw, k)),
             concept,
@@ -481,6 +484,13 @@ pub fn read(query: &str) -> Request {
             weight,
         });
         i += n;
+    }
+    // The content words' text and stems, moved (phrases no longer read them).
+    for (k, c) in content_at.iter().enumerate() {
+        if let (Some(w), Some(r)) = (out.words.get_mut(*c), raw.get_mut(k)) {
+            w.word = std::mem::take(&mut r.word);
+            w.stem = stems.get_mut(k).map(std::mem::take).unwrap_or_default();
+        }
     }
     out
 }
