@@ -15,6 +15,7 @@ const root = join(here, "../..");
 export const FILES = [
   "js/browser.mjs",
   "js/core.mjs",
+  "js/wire.mjs",
   "dist/web/holaryn_wasm.js",
   "dist/web/holaryn_wasm_bg.wasm",
   "dist/web/holaryn_code.js",
