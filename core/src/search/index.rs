@@ -1037,13 +1037,14 @@ impl SearchIndex {
     }
 
     fn why(&self, doc: u32, s: &Scored<'_>) -> Vec<String> {
-        let mut out = Vec::new();
+        // Room for a few lines (the caller adds fit, field and name lines).
+        let mut out = Vec::with_capacity(4);
         if let Some((_, _, kind)) = s.exact.and_then(|e| e.iter().find(|(d, _, _)| *d == doc)) {
             out.push((*kind).to_string());
         }
         // The matched terms' labels with the fields they match in, each label
         // text built once; per field, its labels in term order, first of equals.
-        let mut matched: Vec<(u8, std::borrow::Cow<'_, str>)> = Vec::new();
+        let mut matched: Vec<(u8, std::borrow::Cow<'_, str>)> = Vec::with_capacity(s.qterms.len());
         for QTerm { id, word, .. } in &s.qterms {
             let plist = self.store.postings(*id);
             if let Ok(i) = plist.binary_search_by_key(&doc, |p| p.doc) {
