@@ -6,6 +6,7 @@
 //! token-shaped and linear in the query (multi-token and sub-token shapes in
 //! `search/values.rs`); [`super::fit`] scores tools whose parameters take them.
 
+use super::text::listed;
 use super::values::{address, command, cron, opaque_spans, url_spans, Span};
 
 /// One kind of entity; its bit in a [`Kinds`] mask is `1 << kind as u16`.
@@ -497,10 +498,10 @@ fn word_kinds(tok: &str, l: &str) -> Kinds {
     if inner_upper || snake {
         return Kind::Code.bit();
     }
-    if ZONES.contains(&l) || (l.starts_with("utc") || l.starts_with("gmt")) && l.len() <= 6 {
+    if listed(ZONES, l) || (l.starts_with("utc") || l.starts_with("gmt")) && l.len() <= 6 {
         return Kind::TimeZone.bit();
     }
-    if DATE_WORDS.contains(&l) {
+    if listed(DATE_WORDS, l) {
         return Kind::Date.bit();
     }
     0
@@ -578,7 +579,7 @@ pub fn detect(query: &str) -> Entities {
         add(&mut out, Kind::Command.bit(), 0, later);
         out.spans.extend(flags);
     }
-    let repo_context = lower.iter().any(|w| REPO_CONTEXT.contains(w));
+    let repo_context = lower.iter().any(|w| listed(REPO_CONTEXT, w));
     for (i, (at, t)) in toks.iter().enumerate() {
         if *at < pair_end || out.weight_at(*at) == Some(0.0) {
             continue;
@@ -623,8 +624,8 @@ pub fn detect(query: &str) -> Entities {
                 k = Kind::Issue.bit();
             }
         }
-        if SQL_HEADS.contains(&l) && i == 0
-            || (SQL_HEADS.contains(&l) && t.chars().all(|c| c.is_ascii_uppercase()))
+        if listed(SQL_HEADS, l) && i == 0
+            || (listed(SQL_HEADS, l) && t.chars().all(|c| c.is_ascii_uppercase()))
         {
             let body = lower[i + 1..]
                 .iter()
@@ -640,11 +641,11 @@ pub fn detect(query: &str) -> Entities {
                 pair_end = end;
             }
         }
-        if NUMBER_WORDS.contains(&l) && k == 0 {
+        if listed(NUMBER_WORDS, l) && k == 0 {
             out.kinds |= Kind::Number.bit();
             continue; // a word, not a value: its text still counts
         }
-        if COORD_WORDS.contains(&l) && l != "long" || k == Kind::Coords.bit() && l.contains('/') {
+        if listed(COORD_WORDS, l) && l != "long" || k == Kind::Coords.bit() && l.contains('/') {
             out.kinds |= Kind::Coords.bit();
             continue; // "lat/lng": words asking for coordinates
         }
@@ -656,8 +657,8 @@ pub fn detect(query: &str) -> Entities {
         if k == Kind::Path.bit() && repo_context && repo_like(t) {
             k = Kind::Repo.bit(); // "vercel/next.js open issues"
         }
-        let number = t.rsplit(['#', '!']).next().unwrap_or(t);
-        if k & Kind::Issue.bit() != 0 && number.chars().any(|c| c.is_ascii_alphabetic()) {
+        let number = || t.rsplit(['#', '!']).next().unwrap_or(t);
+        if k & Kind::Issue.bit() != 0 && number().chars().any(|c| c.is_ascii_alphabetic()) {
             out.text |= Kind::Issue.bit(); // ENG-982, not #982 or owner/repo#982
         }
         if k & Kind::Url.bit() != 0 {

@@ -79,9 +79,10 @@ fn concat(parts: &[&str]) -> String {
     out
 }
 
-/// Move the `k` first of `items` under `order` to the front, sorted (the
-/// rest follow in any order). One pass that keeps a sorted front of `k`:
-/// most candidates score below the front's last and cost one comparison.
+/// Move the `k` first of `items` under `order` (a total order) to the
+/// front, sorted (the rest follow in any order). One pass that keeps a
+/// sorted front of `k`: most candidates score below the front's last and
+/// cost one comparison; one that enters finds its place by binary search.
 fn best_first<T>(items: &mut [T], k: usize, order: impl Fn(&T, &T) -> std::cmp::Ordering) {
     if k == 0 {
         return;
@@ -90,10 +91,9 @@ fn best_first<T>(items: &mut [T], k: usize, order: impl Fn(&T, &T) -> std::cmp::
     for i in k..items.len() {
         if order(&items[i], &items[k - 1]).is_lt() {
             items.swap(i, k - 1);
-            let mut j = k - 1;
-            while j > 0 && order(&items[j], &items[j - 1]).is_lt() {
-                items.swap(j, j - 1);
-                j -= 1;
+            if let Some((new, front)) = items[..k].split_last() {
+                let at = front.partition_point(|x| order(x, new).is_lt());
+                items[at..k].rotate_right(1);
             }
         }
     }
@@ -1037,13 +1037,14 @@ impl SearchIndex {
     }
 
     fn why(&self, doc: u32, s: &Scored<'_>) -> Vec<String> {
-        let mut out = Vec::new();
+        // Room for a few lines (the caller adds fit, field and name lines).
+        let mut out = Vec::with_capacity(4);
         if let Some((_, _, kind)) = s.exact.and_then(|e| e.iter().find(|(d, _, _)| *d == doc)) {
             out.push((*kind).to_string());
         }
         // The matched terms' labels with the fields they match in, each label
         // text built once; per field, its labels in term order, first of equals.
-        let mut matched: Vec<(u8, std::borrow::Cow<'_, str>)> = Vec::new();
+        let mut matched: Vec<(u8, std::borrow::Cow<'_, str>)> = Vec::with_capacity(s.qterms.len());
         for QTerm { id, word, .. } in &s.qterms {
             let plist = self.store.postings(*id);
             if let Ok(i) = plist.binary_search_by_key(&doc, |p| p.doc) {
