@@ -26,10 +26,24 @@ const FIELD_NAMES: [&str; FIELDS] = [
 ];
 const K1: f32 = 1.2;
 const SYNONYM: f32 = 0.6;
-/// Multiplier for tools whose name or title carries the request's first action verb.
+/// Multiplier for tools whose name or title carries the first action verb of
+/// a request of several steps (a second action verb of another family, or a
+/// later clause): the other words also describe the later steps, so the verb
+/// is what picks the first step's tool.
 const FIRST_VERB: f32 = 1.6;
-/// Multiplier for tools that match none of the first action verb's family.
+/// Multiplier, in a request of several steps, for tools that match none of
+/// the first action verb's family.
 const NO_VERB: f32 = 0.6;
+/// [`FIRST_VERB`] for a request of one step, whose other words all describe
+/// the one tool asked for: the verb is one signal among them, and verb
+/// families miss many ways of saying an action ("what's the weather").
+/// Tuned on the dev half (1.6 / 0.6 for both: multi-step 0.547 / 0.828,
+/// paraphrase any@8 0.736; 1.4 / 0.8 here: same multi-step, paraphrase
+/// 0.755; 1.2 / 0.8 drops `delete_file` out of the first 3 for "remove a
+/// file", behind tools that only describe removing).
+const FIRST_VERB_ONE_STEP: f32 = 1.4;
+/// [`NO_VERB`] for a request of one step.
+const NO_VERB_ONE_STEP: f32 = 0.8;
 const LATER_VERB: f32 = 0.45;
 /// The first action verb picks the first step's tool only among the first
 /// three sentence words (values not counted): an imperative opens with its
@@ -619,10 +633,17 @@ impl SearchIndex {
             .unwrap_or_default()
     }
 
-    /// Weighted query terms of a read request, and the first action verb's terms.
-    fn query_terms<'a>(&'a self, req: &Request, ids: &[Option<u32>]) -> (Vec<QTerm<'a>>, Vec<u32>) {
+    /// Weighted query terms of a read request, the first action verb's terms,
+    /// and whether the request has several steps (a later clause, or a
+    /// second action verb of another family: "find and read …").
+    fn query_terms<'a>(
+        &'a self,
+        req: &Request,
+        ids: &[Option<u32>],
+    ) -> (Vec<QTerm<'a>>, Vec<u32>, bool) {
         let mut out: Vec<QTerm<'a>> = Vec::new();
         let mut first_family: Option<usize> = None;
+        let mut steps = req.words.iter().any(|w| w.later);
         let last = req.words.len().saturating_sub(1);
         // Sentence words (not values) before the current one.
         let mut lead = 0usize;
@@ -636,7 +657,10 @@ impl SearchIndex {
                         first_family = Some(f);
                         1.0
                     }
-                    (Some(f), Some(first)) if f != first => LATER_VERB,
+                    (Some(f), Some(first)) if f != first => {
+                        steps = true;
+                        LATER_VERB
+                    }
                     _ => 1.0,
                 };
             let s = &qw.stem;
@@ -730,7 +754,7 @@ impl SearchIndex {
                     .collect()
             })
             .unwrap_or_default();
-        (out, first_verb)
+        (out, first_verb, steps)
     }
 
     /// Rank; `accept(doc)` filters; at most `limit` hits, best first, ties by canonical name.
@@ -822,7 +846,7 @@ impl SearchIndex {
     fn score(&self, query: &str) -> Scored<'_> {
         let req = read(query);
         let ids: Vec<Option<u32>> = req.words.iter().map(|w| self.store.id(&w.stem)).collect();
-        let (qterms, first_verb) = self.query_terms(&req, &ids);
+        let (qterms, first_verb, steps) = self.query_terms(&req, &ids);
         let mut scratch = self.scratch.take();
         scratch.fit(self.store.slots());
         let Scratch {
@@ -926,8 +950,14 @@ impl SearchIndex {
         }
         // Multi-step requests: the tool for the first step names its verb in
         // its name or title; tools that do not relate to the first verb at all
-        // are unlikely to be the first step.
+        // are unlikely to be the first step. In a request of one step the
+        // verb weighs less against the other words (see [`FIRST_VERB_ONE_STEP`]).
         if !first_verb.is_empty() {
+            let (named, none) = if steps {
+                (FIRST_VERB, NO_VERB)
+            } else {
+                (FIRST_VERB_ONE_STEP, NO_VERB_ONE_STEP)
+            };
             for id in &first_verb {
                 for p in self.store.postings(*id) {
                     verb_field[p.doc as usize] |= p.fields;
@@ -936,9 +966,9 @@ impl SearchIndex {
             for d in touched.iter() {
                 let f = verb_field[*d as usize];
                 scores[*d as usize] *= if f & 0b11 != 0 {
-                    FIRST_VERB
+                    named
                 } else if f == 0 {
-                    NO_VERB
+                    none
                 } else {
                     1.0
                 };
