@@ -21,7 +21,9 @@ use crate::embeddings::{EmbeddingModel, Encoding};
 use crate::error::{Error, ErrorCode, Result};
 use crate::runtime::{unknown_session, Runtime};
 use crate::search::blend::{fuse, Fusion};
-use crate::search::embed::{meaning_ranking, normalized, similarities, text_key, tool_text, POOL};
+use crate::search::embed::{
+    meaning_ranking, normalized, nothing_fits, similarities, text_key, tool_text, POOL,
+};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -404,9 +406,8 @@ impl Runtime {
             self.refresh_docs();
             self.refresh_matrix();
         }
-        // With the embedder as without, nothing fits by the lexical verdict
-        // (`search::nothing::lexical`: no bar on the similarities raised its
-        // held-out precision on dev).
+        // With the embedder's meaning ranking, nothing fits when neither
+        // ranking finds a real match (see `embed::nothing_fits`).
         let (mut hits, nothing_fits) = {
             let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
             let accept = self.search_filter(session, input);
@@ -419,7 +420,7 @@ impl Runtime {
                     let meaning = meaning_ranking(&sims, &accept, &tie);
                     let lexical = self.index.search_all(&input.phrasings(), POOL, &accept);
                     let exact = self.index.exact_docs(&input.query);
-                    let none = lexical.nothing_fits;
+                    let none = nothing_fits(&meaning, &lexical);
                     let f = Fusion::default();
                     let hits = fuse(lexical, &meaning, &exact, limit, &tie, &f);
                     (hits, none)

@@ -12,15 +12,43 @@
 //! **Fusion** with the lexical ranking is in [`blend`](super::blend): the
 //! lexical top [`POOL`] and the cosine-similarity top [`POOL`] (among the
 //! tools the search may return), weighted by how sure the lexical first hit
-//! is. **Nothing fits** is the lexical verdict ([`nothing::lexical`](super::nothing::lexical)): no bar on
-//! the similarities raised the held-out precision on dev.
+//! is. **Nothing fits** ([`nothing_fits`])
+//! when the most similar tool is below [`NOTHING_FITS_MEANING`] and the best
+//! lexical hit covers less than [`NOTHING_FITS_COVERAGE`] of the request.
 
+use super::Ranking;
 use crate::descriptor::ToolDescriptor;
 use crate::hash::{hex, sha256};
 use serde_json::Value;
 
 /// Candidates taken from each ranking before fusion.
 pub const POOL: usize = 50;
+/// Cosine similarity of the best tool below which (with [`NOTHING_FITS_COVERAGE`])
+/// nothing fits. Calibrated on the dev half of benchmarks/quality, precision
+/// first: every bar from 0.21 to 0.23 × 0.25 to 0.35 is right on every dev
+/// request it flags; 0.22 / 0.3 sits in the middle of that plateau (re-checked
+/// on the 580-request dev half: 6 of 6 right alone).
+pub const NOTHING_FITS_MEANING: f32 = 0.22;
+/// Lexical coverage of the request by the best lexical hit below which, with
+/// [`NOTHING_FITS_MEANING`], nothing fits.
+pub const NOTHING_FITS_COVERAGE: f32 = 0.3;
+/// Lexical rank from which the most similar tool counts as a disagreement
+/// (15: it is not among the first 15 lexical hits). With
+/// [`DISAGREE_COVERAGE`] and [`DISAGREE_UNKNOWN`], the two rankings neither
+/// agree nor find the request's words: nothing fits. Swept on the dev half
+/// (rank 5–30 × coverage 0.2–0.35 × unknown share 0.3–0.5): 15 / 0.25 / 0.4
+/// adds 7 right flags for 1 wrong to the other bars; ranks 15–20 flag alike.
+pub const DISAGREE_RANK: usize = 15;
+/// Lexical coverage below which a disagreement ([`DISAGREE_RANK`]) counts.
+pub const DISAGREE_COVERAGE: f32 = 0.25;
+/// Least share of the request's content words that no tool has for a
+/// disagreement ([`DISAGREE_RANK`]) to count. Set at 0.4 on main 5641c3c (0.3
+/// then flagged 2 more requests with a tool for 2 more without); re-swept on
+/// the dev half after the value-word change and the lexical bar's
+/// [`super::nothing::UNKNOWN_NAMES`] 2 (main 19a36a2), share 0.15–0.4 ×
+/// rank 10–20 × coverage 0.2–0.25: 0.28–0.33 at rank 15 / 0.25 flag 27 of 29
+/// right (0.4: 23 of 24; 0.25: 29 of 33), 0.3 the middle of that plateau.
+pub const DISAGREE_UNKNOWN: f32 = 0.3;
 /// Description characters embedded per tool.
 const DESCRIPTION_CHARS: usize = 1000;
 /// Parameter names embedded per tool.
@@ -143,9 +171,74 @@ pub fn meaning_ranking(
     out
 }
 
+/// With the embedder, nothing fits when the words alone say so
+/// (`nothing::lexical`), or when the best lexical hit covers little of the
+/// request and either the most similar tool is far ([`NOTHING_FITS_MEANING`])
+/// or the two rankings disagree on a request in words no tool has
+/// ([`DISAGREE_RANK`]). `lexical` is the lexical ranking of the request's
+/// [`POOL`] first tools, `meaning` the similarity ranking.
+pub fn nothing_fits(meaning: &[(usize, f32)], lexical: &Ranking) -> bool {
+    let e = &lexical.evidence;
+    if e.exact {
+        return false;
+    }
+    let best = meaning.first();
+    let far = best.map_or(0.0, |m| m.1) < NOTHING_FITS_MEANING;
+    let disagree = best.is_none_or(|m| {
+        let rank = lexical.hits.iter().position(|h| h.doc == m.0);
+        rank.is_none_or(|r| r >= DISAGREE_RANK)
+    });
+    lexical.nothing_fits
+        || far && e.coverage < NOTHING_FITS_COVERAGE
+        || disagree && e.coverage < DISAGREE_COVERAGE && e.unknown_share >= DISAGREE_UNKNOWN
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::nothing::Evidence;
+    use super::super::SearchHit;
     use super::*;
+
+    fn hit(doc: usize) -> SearchHit {
+        SearchHit {
+            doc,
+            score: 1.0,
+            why: vec!["name: x".into()],
+        }
+    }
+
+    #[test]
+    fn nothing_fits_needs_both_rankings_to_miss() {
+        let cover = |coverage, unknown_share| Ranking {
+            hits: vec![hit(1), hit(2)],
+            evidence: Evidence {
+                coverage,
+                unknown_share,
+                ..Evidence::default()
+            },
+            ..Ranking::default()
+        };
+        assert!(nothing_fits(&[(1, 0.1)], &cover(0.2, 0.0)));
+        assert!(nothing_fits(&[], &Ranking::default()));
+        assert!(
+            !nothing_fits(&[(1, 0.5)], &cover(0.2, 0.0)),
+            "a close meaning"
+        );
+        assert!(
+            !nothing_fits(&[(1, 0.1)], &cover(0.9, 0.0)),
+            "a lexical match"
+        );
+        // The most similar tool is nowhere in the lexical list: a disagreement.
+        assert!(nothing_fits(&[(7, 0.5)], &cover(0.2, 0.5)));
+        assert!(
+            !nothing_fits(&[(7, 0.5)], &cover(0.2, 0.2)),
+            "words the catalog has"
+        );
+        assert!(
+            !nothing_fits(&[(2, 0.5)], &cover(0.2, 0.5)),
+            "the rankings agree"
+        );
+    }
 
     #[test]
     fn normalized_refuses_bad_vectors() {
