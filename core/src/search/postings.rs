@@ -154,16 +154,7 @@ impl Store {
         self.put_keys(slot, keys);
         self.live += 1;
         self.by_name.insert(tool.name.clone(), slot);
-        let summary = SummarySpan::of(&tool.description);
-        self.set_doc(
-            slot,
-            Doc {
-                tool,
-                lens,
-                weight,
-                summary,
-            },
-        );
+        self.set_doc(slot, tool, lens, weight);
     }
 
     /// Replace the document in `slot` by a new version of the same tool:
@@ -187,16 +178,7 @@ impl Store {
         self.put_postings(slot, counts);
         self.drop_keys(slot, old.1);
         self.put_keys(slot, keys);
-        let summary = SummarySpan::of(&tool.description);
-        self.set_doc(
-            slot,
-            Doc {
-                tool,
-                lens,
-                weight,
-                summary,
-            },
-        );
+        self.set_doc(slot, tool, lens, weight);
     }
 
     /// Remove the document in `slot`, given the field texts and exact keys
@@ -217,8 +199,16 @@ impl Store {
         self.stale = true;
     }
 
-    /// Put a document into `slot`, moving the length sums from what was there.
-    fn set_doc(&mut self, slot: u32, doc: Doc) {
+    /// Put a document into `slot` (its summary's place found once, here),
+    /// moving the length sums from what was there.
+    fn set_doc(&mut self, slot: u32, tool: Arc<ToolDescriptor>, lens: [u32; FIELDS], weight: f32) {
+        let summary = SummarySpan::of(&tool.description);
+        let doc = Doc {
+            tool,
+            lens,
+            weight,
+            summary,
+        };
         if let Some(old) = self.docs[slot as usize].take() {
             for (sum, len) in self.len_sum.iter_mut().zip(old.lens) {
                 *sum -= u64::from(len);
