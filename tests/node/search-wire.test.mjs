@@ -2,7 +2,8 @@
 // answer equals serde's JSON of the same search, keys and their order
 // included — over the whole labelled request set, lexical and with the
 // embedder fixture, nothing-fits answers with their hint, loaded schemas,
-// permissions, and strings holding the separators (which fall back to JSON).
+// permissions, and strings holding the separators (which fall back to JSON);
+// and every result of the labelled set says why it is there.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { HolarynRuntime } from "holaryn";
@@ -30,6 +31,15 @@ test("packed search answers equal serde's JSON over the labelled request set", (
     { query: "weather", alternatives: ["forecast for tomorrow"] },
   ]) {
     same(s.search(input), s.__searchJson(input), JSON.stringify(input));
+  }
+});
+
+test("every result over the labelled request set names the signal that placed it (why)", () => {
+  const s = catalogRuntime().createSession({ dynamicDiscovery: true });
+  for (const query of QUERIES) {
+    for (const r of s.search({ query }).results) {
+      assert.ok(Array.isArray(r.why) && r.why.length > 0 && r.why.every((w) => w.length > 0), `${query}: ${r.name}`);
+    }
   }
 });
 
