@@ -6,6 +6,7 @@ use crate::driver::drive;
 use crate::errors::js;
 use crate::host::Host;
 use crate::shared::Shared;
+use holaryn_core::discovery::SearchOutput;
 use holaryn_core::formats::Format;
 use holaryn_core::model_call::ModelCallStep;
 use holaryn_core::session::PolicyFile;
@@ -53,6 +54,20 @@ impl HolarynSession {
         js(r)
     }
 
+    /// A search with the host embedder (`crate::embedder::search`) as a
+    /// Promise of its answer, converted by `convert`.
+    fn embedder_search(
+        &self,
+        input: JsValue,
+        convert: fn(&SearchOutput) -> Result<JsValue, JsValue>,
+    ) -> Result<js_sys::Promise, JsValue> {
+        let input = json_marked(input, "tool_search input")?;
+        let (shared, id) = (self.shared.clone(), self.id.clone());
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            convert(&js(crate::embedder::search(shared, &id, &input).await?)?)
+        }))
+    }
+
     /// `run`, its answer converted to a JS value.
     fn with_rt<T: serde::Serialize>(
         &self,
@@ -63,7 +78,7 @@ impl HolarynSession {
 }
 
 /// The packed wire form of a search answer (a typed error if serde fails).
-fn packed(out: &holaryn_core::discovery::SearchOutput) -> Result<String, JsValue> {
+fn packed(out: &SearchOutput) -> Result<String, JsValue> {
     crate::wire::search(out)
         .map_err(|e| crate::errors::input(format!("cannot convert to JavaScript: {e}")))
 }
@@ -138,12 +153,7 @@ impl HolarynSession {
     /// `searchAsync` as the packed wire form (see `search_packed`).
     #[wasm_bindgen(js_name = __searchAsyncPacked, skip_typescript)]
     pub fn search_async_packed(&self, input: JsValue) -> Result<js_sys::Promise, JsValue> {
-        let input = json_marked(input, "tool_search input")?;
-        let (shared, id) = (self.shared.clone(), self.id.clone());
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let out = js(crate::embedder::search(shared, &id, &input).await?)?;
-            Ok(JsValue::from(packed(&out)?))
-        }))
+        self.embedder_search(input, |out| packed(out).map(JsValue::from))
     }
 
     /// `tool_search` with the host embedder when one is set (see `setEmbedder`);
@@ -153,11 +163,7 @@ impl HolarynSession {
         &self,
         #[wasm_bindgen(unchecked_param_type = "SearchInput")] input: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
-        let input = json_marked(input, "tool_search input")?;
-        let (shared, id) = (self.shared.clone(), self.id.clone());
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            to_js(&js(crate::embedder::search(shared, &id, &input).await?)?)
-        }))
+        self.embedder_search(input, to_js)
     }
 
     /// `tool_list`: a bounded page filtered by state, source or provider.

@@ -84,8 +84,7 @@ fn packed_len(out: &SearchOutput) -> usize {
         .sum::<usize>()
 }
 
-/// Appends with `copy_from_slice` (a bulk copy even at opt-level "z", where
-/// `extend_from_slice` compiles to a byte loop).
+/// The packed text being written, as bytes.
 struct Writer(Vec<u8>);
 
 impl Writer {
@@ -94,9 +93,7 @@ impl Writer {
     }
 
     fn str(&mut self, s: &str) {
-        let at = self.0.len();
-        self.0.resize(at + s.len(), 0);
-        self.0[at..].copy_from_slice(s.as_bytes());
+        self.0.extend_from_slice(s.as_bytes());
     }
 
     fn flag(&mut self, on: bool) {
