@@ -20,7 +20,6 @@ mod vectors;
 use holaryn_core::search::blend::{fuse, lexical_lead, Fusion};
 use holaryn_core::search::embed::{meaning_ranking, similarities, text_key, POOL};
 use holaryn_core::search::Ranking;
-use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
 /// Per kind: (n, top-1 count, any@8 count, MRR@8 sum).
@@ -61,16 +60,8 @@ fn main() {
     let name = |d: usize| index.tool(d).map_or(String::new(), |t| t.name.clone());
     let tie = |a: usize, b: usize| name(a).cmp(&name(b));
     let mut rows = Vec::new();
-    for line in std::fs::read_to_string(&requests)
-        .expect("requests")
-        .lines()
-    {
-        let Ok(r) = serde_json::from_str::<Value>(line) else {
-            continue;
-        };
-        if r["split"].as_str() != Some("dev") {
-            continue; // tuning reads dev rows only
-        }
+    // Tuning reads dev rows only.
+    for r in catalogs::split_rows(&requests, "dev") {
         let q = r["query"].as_str().unwrap_or_default();
         let Some(qv) = vecs.get(&text_key(q)) else {
             eprintln!("no vector for {}", r["id"]);

@@ -15,7 +15,7 @@ mod vectors;
 
 use holaryn_core::search::embed::{meaning_ranking, nothing_fits, similarities, text_key, POOL};
 use holaryn_core::search::nothing::Evidence;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// The bar chosen by cross-validation on dev (`benchmarks/quality/nothing_cv.py`)
 /// and not kept: it over-flags an unseen catalog (see `search/nothing.rs`).
@@ -31,40 +31,21 @@ fn main() {
         Some("test") | Some("dev") => args.remove(0),
         _ => "dev".to_string(),
     };
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let requests = args.first().cloned().unwrap_or_else(|| {
-        root.join("benchmarks/quality/requests.jsonl")
-            .display()
-            .to_string()
-    });
-    let vec_file = args.get(1).cloned().unwrap_or_else(|| {
-        root.join("tests/fixtures/embeddings/minilm-l6-v2.json")
-            .display()
-            .to_string()
-    });
+    let (requests, vec_file) = catalogs::quality_paths(&args);
     let rt = catalogs::quality_runtime();
     let index = rt.search_index();
     let vectors::Loaded {
         vecs,
         matrix,
         present,
-    } = vectors::load(vec_file.as_ref(), index);
+    } = vectors::load(&vec_file, index);
     let name = |d: usize| index.tool(d).map_or(String::new(), |t| t.name.clone());
     let tie = |a: usize, b: usize| name(a).cmp(&name(b));
     // [requests without gold, then per rule: right, wrong]
     let rules = ["lexical", "CV candidate", "embedder"];
     let mut none_n = 0;
     let mut tally = [[0usize; 2]; 3];
-    for line in std::fs::read_to_string(&requests)
-        .expect("requests")
-        .lines()
-    {
-        let Ok(r) = serde_json::from_str::<Value>(line) else {
-            continue;
-        };
-        if r["split"].as_str() != Some(split.as_str()) {
-            continue;
-        }
+    for r in catalogs::split_rows(&requests, &split) {
         let q = r["query"].as_str().unwrap_or_default();
         let Some(qv) = vecs.get(&text_key(q)) else {
             eprintln!("no vector for {}", r["id"]);

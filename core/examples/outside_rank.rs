@@ -11,6 +11,9 @@
 //! texts the core embeds instead (`{"kind": "tool", "name", "key", "text"}`
 //! and `{"kind": "query", "key", "text"}`); `--skipped` prints only the tools
 //! the registry refused. A benchmark: it measures, it never fails on a figure.
+#[path = "common/catalogs.rs"]
+mod catalogs;
+
 use holaryn_core::catalog::{parse_provider_list, CatalogOptions};
 use holaryn_core::search::embed::{text_key, tool_text};
 use holaryn_core::semantic::{EmbedFailure, SearchStep};
@@ -87,32 +90,14 @@ fn register(
 }
 
 /// The files of a catalog path and how each registers: a file as one
-/// provider (its `server` field or stem), a directory's `*.json` catalogs one
-/// provider per file named after it, names qualified `provider/name` (the
-/// CLI's directory convention; a README or other non-catalog JSON is skipped).
+/// provider (its `server` field or stem), a directory by the CLI's directory
+/// convention (`catalogs::directory_catalogs`; a README or other non-catalog
+/// JSON is skipped when it registers).
 fn catalog_files(path: &Path) -> Vec<(PathBuf, CatalogOptions)> {
     if !path.is_dir() {
         return vec![(path.to_path_buf(), CatalogOptions::default())];
     }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|f| {
-            let opts = CatalogOptions {
-                qualify_names: true,
-                provider_id: f.file_stem().map(|s| s.to_string_lossy().into_owned()),
-                ..CatalogOptions::default()
-            };
-            (f, opts)
-        })
-        .collect()
+    catalogs::directory_catalogs(path, None)
 }
 
 fn main() {

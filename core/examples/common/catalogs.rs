@@ -8,12 +8,11 @@ use holaryn_core::{Runtime, ToolSpec};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// Every `*.json` file of `dir` (sorted) but those ending in `skip`, parsed by the directory
-/// convention: one provider per file, named after it, names qualified `provider/name`.
-fn catalog_files(
-    dir: &Path,
-    skip: Option<&str>,
-) -> Vec<(PathBuf, holaryn_core::Result<Vec<ToolSpec>>)> {
+#[allow(dead_code)] // outside_rank registers the files itself
+/// Every `*.json` file of `dir` (sorted) but those ending in `skip`, with the
+/// directory convention's options: one provider per file, named after it,
+/// names qualified `provider/name` (as `holaryn rank --catalog DIR` does).
+pub fn directory_catalogs(dir: &Path, skip: Option<&str>) -> Vec<(PathBuf, CatalogOptions)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
@@ -26,12 +25,25 @@ fn catalog_files(
     files
         .into_iter()
         .map(|f| {
-            let text = std::fs::read_to_string(&f).unwrap_or_default();
             let opts = CatalogOptions {
                 qualify_names: true,
                 provider_id: f.file_stem().map(|s| s.to_string_lossy().into_owned()),
                 ..CatalogOptions::default()
             };
+            (f, opts)
+        })
+        .collect()
+}
+
+/// [`directory_catalogs`], each file parsed.
+fn catalog_files(
+    dir: &Path,
+    skip: Option<&str>,
+) -> Vec<(PathBuf, holaryn_core::Result<Vec<ToolSpec>>)> {
+    directory_catalogs(dir, skip)
+        .into_iter()
+        .map(|(f, opts)| {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
             let specs = parse_catalog_text(&f.to_string_lossy(), &text, &opts);
             (f, specs)
         })
@@ -111,6 +123,13 @@ pub fn quality_runtime() -> Runtime {
 /// (the labelled set and the MiniLM fixture).
 pub fn quality_args() -> (PathBuf, PathBuf) {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    quality_paths(&args)
+}
+
+#[allow(dead_code)] // the labelled-set examples use it
+/// `[REQUESTS.jsonl] [VECTORS.json]` from `args` (what is left of the command
+/// line once an example took its own flags), with [`quality_args`]' defaults.
+pub fn quality_paths(args: &[String]) -> (PathBuf, PathBuf) {
     let at = |i: usize, default: &str| {
         args.get(i)
             .map(PathBuf::from)
@@ -120,4 +139,15 @@ pub fn quality_args() -> (PathBuf, PathBuf) {
         at(0, "benchmarks/quality/requests.jsonl"),
         at(1, "tests/fixtures/embeddings/minilm-l6-v2.json"),
     )
+}
+
+#[allow(dead_code)] // the labelled-set examples use it
+/// The rows of `requests` (JSON lines) in `split`; lines that are not JSON are skipped.
+pub fn split_rows(requests: &Path, split: &str) -> Vec<Value> {
+    std::fs::read_to_string(requests)
+        .expect("requests")
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|r| r["split"].as_str() == Some(split))
+        .collect()
 }
