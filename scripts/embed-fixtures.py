@@ -65,6 +65,11 @@ def texts(requests):
         out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
     finally:
         os.remove(queries[0])
+    return unique_rows(out)
+
+
+def unique_rows(out):
+    """The JSON lines of `out`, one per text key (the first), in order."""
     rows, seen = [], set()
     for line in out.splitlines():
         r = json.loads(line)

@@ -55,12 +55,7 @@ def main():
         capture_output=True,
         text=True,
     ).stdout
-    rows, seen = [], set()
-    for line in out.splitlines():
-        r = json.loads(line)
-        if r["key"] not in seen:
-            seen.add(r["key"])
-            rows.append(r)
+    rows = fixtures.unique_rows(out)
     model = SentenceTransformer(fixtures.model_dir(a.model_dir), device="cpu")
     vecs = model.encode([r["text"] for r in rows], batch_size=64, normalize_embeddings=True)
     data = {
