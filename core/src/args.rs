@@ -141,12 +141,7 @@ fn find(v: &Value, at: &mut String) -> Option<ArgError> {
         Value::Object(map) => map.iter().find_map(|(k, item)| {
             let len = at.len();
             at.push('/');
-            // A JSON Pointer token; most keys need no escape (and no copy).
-            if k.contains(['~', '/']) {
-                at.push_str(&k.replace('~', "~0").replace('/', "~1"));
-            } else {
-                at.push_str(k);
-            }
+            at.push_str(&crate::jsonschema::error::escape_token(k));
             let r = marker_error(k, at).or_else(|| find(item, at));
             at.truncate(len);
             r

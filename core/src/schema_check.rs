@@ -18,6 +18,7 @@
 //! inspect is reported as `descriptor.invalid_schema` there too, never as
 //! `args.invalid`.
 
+use crate::jsonschema::error::escape_token;
 use crate::jsonschema::{holds, Holds};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -98,7 +99,7 @@ impl<'a> Walk<'a> {
         for seg in &self.path {
             out.push('/');
             match seg {
-                Seg::Key(k) => out.push_str(&escape(k)),
+                Seg::Key(k) => out.push_str(&escape_token(k)),
                 Seg::Index(i) => out.push_str(&i.to_string()),
                 Seg::Raw(r) => {
                     out.pop();
@@ -108,7 +109,7 @@ impl<'a> Walk<'a> {
         }
         for k in last {
             out.push('/');
-            out.push_str(&escape(k));
+            out.push_str(&escape_token(k));
         }
         out
     }
@@ -231,11 +232,6 @@ fn check_pattern(pattern: &str) -> Result<(), String> {
 
 fn bad(pointer: String, message: String) -> Uncompilable {
     Uncompilable { pointer, message }
-}
-
-/// One JSON-pointer reference token.
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

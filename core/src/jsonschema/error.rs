@@ -128,11 +128,11 @@ pub fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
     }
 }
 
-/// One JSON-pointer reference token.
-pub fn escape_token(key: &str) -> String {
+/// One JSON-pointer reference token (the key itself unless it holds `~` or `/`).
+pub fn escape_token(key: &str) -> std::borrow::Cow<'_, str> {
     if key.contains(['~', '/']) {
-        key.replace('~', "~0").replace('/', "~1")
+        key.replace('~', "~0").replace('/', "~1").into()
     } else {
-        key.to_string()
+        key.into()
     }
 }

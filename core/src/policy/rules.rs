@@ -11,6 +11,7 @@
 
 use super::pattern::Pattern;
 use crate::error::{line_col_utf16, Error, ErrorCode, Result};
+use crate::jsonschema::error::escape_token;
 use crate::jsonschema::{ErrorKind as ValidationErrorKind, Validator};
 use serde::Serialize;
 use serde_json::Value;
@@ -36,10 +37,6 @@ fn malformed(file: Option<&str>, message: String) -> Error {
         Some(f) => e.with_file(f),
         None => e,
     }
-}
-
-fn escape_token(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn validator() -> std::result::Result<&'static Validator, String> {
