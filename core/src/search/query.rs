@@ -328,9 +328,9 @@ fn purpose_at(raw: &[Raw], k: usize) -> bool {
 /// Read a request: content words, expansions, negated words, entities.
 pub fn read(query: &str) -> Request {
     let entities = detect(query);
-    let mut raw = raw_words(query, &entities);
+    let raw = raw_words(query, &entities);
     let lex = lexicon();
-    let mut stems: Vec<String> = raw.iter().map(|r| stem(&r.word)).collect();
+    let stems: Vec<String> = raw.iter().map(|r| stem(&r.word)).collect();
     // Phrases match over the words that are not skippable, entity words blanked.
     // (Borrowed stems: no copy per word.)
     let phrase_seq = |dropped: &[bool]| -> (Vec<&str>, Vec<usize>) {
@@ -432,9 +432,8 @@ pub fn read(query: &str) -> Request {
             objects += 1;
         }
         out.words.push(Word {
-            // Moved in from `raw` and `stems` once phrases are read (below).
-            stem: String::new(),
-            word: String::new(),
+            stem: stems[k].clone(),
+            word: r.word.clone(),
             weight: r.entity.unwrap_or(1.0) * clause_weight * if light { LIGHT } else { 1.0 },
             verb: r.entity.is_none() && !light && !(family && noun_at(&raw, k)),
             concept,
@@ -484,13 +483,6 @@ pub fn read(query: &str) -> Request {
             weight,
         });
         i += n;
-    }
-    // The content words' text and stems, moved (phrases no longer read them).
-    for (k, c) in content_at.iter().enumerate() {
-        if let (Some(w), Some(r)) = (out.words.get_mut(*c), raw.get_mut(k)) {
-            w.word = std::mem::take(&mut r.word);
-            w.stem = stems.get_mut(k).map(std::mem::take).unwrap_or_default();
-        }
     }
     out
 }
