@@ -9,18 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { InputError } from "holaryn";
-import {
-  FILE,
-  VECTORS,
-  MODEL,
-  DIMS,
-  catalogRuntime,
-  fixtureEmbedder,
-  fixtures,
-  root,
-  secret,
-  vector,
-} from "./helpers.mjs";
+import { DIMS, FILE, fixtureEmbedder, MODEL, VECTORS, vector } from "./fixture-embedder.mjs";
+import { catalogRuntime, fixtures, root, secret } from "./helpers.mjs";
 
 const names = (out) => out.results.map((r) => r.name);
 

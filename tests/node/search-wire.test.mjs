@@ -8,7 +8,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { HolarynRuntime } from "holaryn";
 import { loadRequests } from "../../benchmarks/quality/devset.mjs";
-import { catalogRuntime, fixtureEmbedder, native } from "./helpers.mjs";
+import { fixtureEmbedder } from "./fixture-embedder.mjs";
+import { catalogRuntime, native } from "./helpers.mjs";
 
 const QUERIES = loadRequests().map((r) => r.query);
 
