@@ -8,9 +8,9 @@
 //! messages or secrets ever reach a record. Records go to a bounded ring the
 //! host can read and to the runtime's outgoing event queue.
 
-use crate::codes::Code;
-use crate::descriptor::ToolDescriptor;
 use crate::skipped::SkippedTool;
+use holaryn_model::Code;
+use holaryn_model::ToolDescriptor;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 

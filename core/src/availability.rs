@@ -46,11 +46,11 @@
 //! `available.static`: there is no `tool_inspect` to load it, so the next
 //! action is for the host.
 
-use crate::codes::Code;
-use crate::descriptor::{ApprovalMode, Source, ToolDescriptor, ToolRole};
 use crate::policy::{Decision, Scope};
-use crate::registry::ProviderStatus;
 use crate::skipped::SkippedTool;
+use holaryn_model::Code;
+use holaryn_model::ProviderStatus;
+use holaryn_model::{ApprovalMode, Source, ToolDescriptor, ToolRole};
 use serde::{Deserialize, Serialize};
 
 /// The state of a tool in a session.
@@ -367,8 +367,8 @@ pub fn availability(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::descriptor::{ApprovalMode, Invokability};
     use crate::policy::Scope;
+    use holaryn_model::{ApprovalMode, Invokability};
 
     #[test]
     fn the_state_alone_always_equals_the_full_availability_state() {

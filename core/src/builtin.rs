@@ -7,25 +7,17 @@
 //! loaded like any tool, through `tool_inspect`.
 
 use crate::code::CodeLimits;
-use crate::descriptor::{
+use crate::registry::Entry;
+use crate::validate::tool_version;
+use holaryn_model::json_digest;
+use holaryn_model::{
     Annotations, ApprovalMode, Invokability, Provider, Source, ToolDescriptor, ToolRole, Trust,
     Visibility,
 };
-use crate::hash::json_digest;
-use crate::registry::Entry;
-use crate::validate::tool_version;
+use holaryn_model::{RUN_TOOL_CODE, TOOL_INSPECT, TOOL_LIST, TOOL_SEARCH};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
-
-/// `tool_search`.
-pub const TOOL_SEARCH: &str = "tool_search";
-/// `tool_list`.
-pub const TOOL_LIST: &str = "tool_list";
-/// `tool_inspect`.
-pub const TOOL_INSPECT: &str = "tool_inspect";
-/// `run_tool_code`.
-pub const RUN_TOOL_CODE: &str = "run_tool_code";
 
 /// A model-visible tool definition (name, description, exact input schema).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -56,7 +48,7 @@ pub fn footprint_of(name: &str, description: &str, input_schema: &Value) -> u64 
         description: &'a str,
         input_schema: &'a Value,
     }
-    crate::json_size::json_len(&View {
+    holaryn_model::json_len(&View {
         name,
         description,
         input_schema,
@@ -137,14 +129,6 @@ pub fn discovery_tools() -> Vec<ModelTool> {
             }),
         },
     ]
-}
-
-/// The discovery tools: not registry tools, always allowed, never removed.
-pub const DISCOVERY_TOOLS: [&str; 3] = [TOOL_SEARCH, TOOL_LIST, TOOL_INSPECT];
-
-/// True for the names of the three discovery tools.
-pub fn is_discovery_tool(name: &str) -> bool {
-    DISCOVERY_TOOLS.contains(&name)
 }
 
 /// The `run_tool_code` catalog entry.

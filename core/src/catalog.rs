@@ -5,10 +5,10 @@
 //! bare array of tools, and tools using `inputSchema` or `input_schema`.
 //! The core reads no files: hosts pass the path (for messages) and the text.
 
-use crate::descriptor::{Annotations, Provider, ToolSpec, Trust};
-use crate::error::{line_col_utf16, Error, ErrorCode, Result};
 use crate::skipped::{Listing, SkippedTool};
 use crate::validate::kind_of;
+use holaryn_model::{line_col_utf16, Error, ErrorCode, Result};
+use holaryn_model::{Annotations, Provider, ToolSpec, Trust};
 use serde_json::{Map, Value};
 
 /// Options for turning a catalog into specs.

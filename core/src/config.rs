@@ -5,7 +5,7 @@
 //! `HOLARYN_BOUNDED_CODE_MODE` (`true`/`false`); explicit options override.
 //! The core reads no environment: hosts pass the variables' values in.
 
-use crate::error::{Error, ErrorCode, Result};
+use holaryn_model::{Error, ErrorCode, Result};
 
 /// Environment variable for the dynamic-discovery default.
 pub const ENV_DYNAMIC: &str = "HOLARYN_DYNAMIC_TOOL_DISCOVERY";

@@ -20,8 +20,8 @@
 //! [`model_bytes`] is what the output cap counts: the text, image data and
 //! JSON the model is sent, not the wrapper around it.
 
-use crate::formats::Format;
 use crate::gate::CallOutcome;
+use holaryn_model::Format;
 use serde_json::{json, Map, Value};
 
 /// What a call produced, before it is put in a format's shape.
@@ -308,7 +308,7 @@ pub fn result_shape(format: Format, call_id: &str, r: &ToolResult) -> Value {
 /// cap counts these.
 pub fn model_bytes(output: &Value) -> u64 {
     if as_call_tool_result(output).is_none() && !output.is_string() {
-        return crate::json_size::json_len(output); // one text block of JSON
+        return holaryn_model::json_len(output); // one text block of JSON
     }
     parts(output)
         .iter()

@@ -16,11 +16,12 @@
 //! the session's last inspect showed.
 
 use crate::builtin::discovery_tools;
-use crate::descriptor::{ToolDescriptor, Visibility};
-use crate::error::{Error, ErrorCode, Result};
-use crate::formats::{export, wire_for, Export, Format};
+use crate::formats::{export, wire_for, Export};
 use crate::policy::Decision;
 use crate::runtime::Runtime;
+use holaryn_model::Format;
+use holaryn_model::{Error, ErrorCode, Result};
+use holaryn_model::{ToolDescriptor, Visibility};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::Arc;

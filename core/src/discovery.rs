@@ -7,12 +7,12 @@
 
 use crate::activity::{ActivityKind, ActivityRecord};
 use crate::availability::{Availability, AvailabilityState};
-use crate::descriptor::{Annotations, Source, ToolDescriptor, Trust};
-use crate::error::{Error, ErrorCode, Result};
-use crate::hash::{hex, unhex};
 use crate::runtime::{unknown_session, Runtime};
 use crate::search::SearchHit;
 use crate::session::Session;
+use holaryn_model::{hex, unhex};
+use holaryn_model::{Annotations, Source, ToolDescriptor, Trust};
+use holaryn_model::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -228,7 +228,7 @@ fn bad_input(msg: impl Into<String>, field: &str) -> Error {
 /// A discovery tool's input; a value the runtime cannot represent (a lone
 /// surrogate from JavaScript) is `input.invalid` with its pointer.
 pub(crate) fn parse_input<T: serde::de::DeserializeOwned>(tool: &str, input: &Value) -> Result<T> {
-    if let Some(e) = crate::args::unrepresentable(input) {
+    if let Some(e) = holaryn_model::unrepresentable(input) {
         return Err(Error::new(ErrorCode::InputInvalid, e.message)
             .with_tool(tool)
             .with_pointer(e.pointer));
@@ -256,7 +256,7 @@ fn bounded(value: Option<i64>, default: usize, max: usize, field: &str) -> Resul
 
 /// A validated `tool_search` input and its result limit.
 pub(crate) fn search_input(input: &Value) -> Result<(SearchInput, usize)> {
-    let input: SearchInput = parse_input(crate::builtin::TOOL_SEARCH, input)?;
+    let input: SearchInput = parse_input(holaryn_model::TOOL_SEARCH, input)?;
     check_query(&input.query, "query")?;
     let alternatives = input.alternatives.as_deref().unwrap_or_default();
     if alternatives.len() > MAX_ALTERNATIVES {
@@ -416,7 +416,7 @@ impl Runtime {
             ..ActivityRecord::new(
                 ActivityKind::Search,
                 &version,
-                crate::codes::Code::Ok,
+                holaryn_model::Code::Ok,
                 "tool_search ran",
             )
         }
@@ -432,7 +432,7 @@ impl Runtime {
 
     /// `tool_list`: a bounded, stable, filtered page.
     pub fn tool_list(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<ListOutput> {
-        let input: ListInput = parse_input(crate::builtin::TOOL_LIST, input)?;
+        let input: ListInput = parse_input(holaryn_model::TOOL_LIST, input)?;
         let limit = bounded(input.limit, LIST_DEFAULT, LIST_MAX, "limit")?;
         let after = match &input.cursor {
             None => None,
@@ -487,7 +487,7 @@ impl Runtime {
             ..ActivityRecord::new(
                 ActivityKind::List,
                 &version,
-                crate::codes::Code::Ok,
+                holaryn_model::Code::Ok,
                 "tool_list ran",
             )
         }

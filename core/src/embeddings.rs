@@ -13,8 +13,8 @@
 //! when none is set and refuses a different model or dimension
 //! (`input.embeddings_mismatch`), leaving the cache unchanged.
 
-use crate::error::{Error, ErrorCode, Result};
 use crate::search::embed::normalized;
+use holaryn_model::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, VecDeque};

@@ -12,39 +12,15 @@
 //! registry. [`wire_names`] is the rule that keeps the map honest.
 
 use crate::builtin::ModelTool;
-use crate::error::{Error, ErrorCode, Result};
-use crate::hash::{hex, sha256};
 use crate::registry::Registry;
-use serde::{Deserialize, Serialize};
+use holaryn_model::{is_provider_safe, wire_name, Format};
+use holaryn_model::{Error, ErrorCode, Result};
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 mod strict;
-
-/// A model tool format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Format {
-    /// Anthropic Messages API `tools`.
-    Anthropic,
-    /// OpenAI Chat Completions `tools`.
-    OpenaiChat,
-    /// OpenAI Responses API `tools`.
-    OpenaiResponses,
-    /// MCP `Tool` objects (`tools/list`).
-    Mcp,
-}
-
-impl Format {
-    /// All formats.
-    pub const ALL: [Format; 4] = [
-        Format::Anthropic,
-        Format::OpenaiChat,
-        Format::OpenaiResponses,
-        Format::Mcp,
-    ];
-}
 
 /// Exported tools with their byte size and wire-name map.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -70,103 +46,6 @@ pub struct ModelCall {
     pub name: String,
     /// Parsed arguments.
     pub arguments: Value,
-}
-
-fn is_wire_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '-'
-}
-
-/// True when a name is already provider-safe (`^[a-zA-Z0-9_-]{1,64}$`).
-pub fn is_provider_safe(name: &str) -> bool {
-    !name.is_empty() && name.len() <= 64 && name.chars().all(is_wire_char)
-}
-
-/// The preferred provider-safe form of a canonical name (deterministic): the
-/// name itself when safe, else `/` → `__`, other characters → `_`, and a hash
-/// tag when too long. [`wire_names`] decides what a tool is actually called.
-pub fn wire_name(canonical: &str) -> String {
-    if is_provider_safe(canonical) {
-        return canonical.to_string();
-    }
-    let mut s = String::with_capacity(canonical.len() + 8);
-    for c in canonical.chars() {
-        match c {
-            '/' => s.push_str("__"),
-            c if is_wire_char(c) => s.push(c),
-            _ => s.push('_'),
-        }
-    }
-    if s.len() > 64 || s.is_empty() {
-        return tagged(&s, canonical, 0);
-    }
-    s
-}
-
-/// `base` cut to 55 bytes plus `_` and 8 hex digits of a hash of `canonical` (and `round`).
-fn tagged(base: &str, canonical: &str, round: u32) -> String {
-    let mut input = canonical.as_bytes().to_vec();
-    if round > 0 {
-        input.extend_from_slice(format!("#{round}").as_bytes());
-    }
-    let mut s = base.to_string();
-    s.truncate(55);
-    format!("{s}_{}", hex(&sha256(&input)[..4]))
-}
-
-/// True when no tool may be exported under `wire` other than a tool whose
-/// canonical name it is: the runtime's reserved names and handle-like names.
-fn is_reserved_wire(wire: &str) -> bool {
-    crate::names::meaning(wire).is_some() || wire.starts_with(crate::validate::HANDLE_PREFIX)
-}
-
-/// The wire names that differ from [`wire_name`]: for every registered tool
-/// whose canonical name is not provider-safe (the rule; a safe canonical
-/// name is always its own wire name). `names` are all registered canonical
-/// names in sorted order and `is_registered` says whether a string is a
-/// registered name or alias.
-///
-/// A tool gets its preferred [`wire_name`] only when that is no registered
-/// name or alias, no other tool's preferred wire name, no reserved name and
-/// not handle-like; otherwise (the tools listed here) the first hash-tagged
-/// form that is none of those and not yet given out. The result depends only
-/// on the registry, so a wire name stands for one tool in every export of one
-/// registry version.
-pub fn wire_names<'a>(
-    names: impl Iterator<Item = &'a str>,
-    is_registered: &dyn Fn(&str) -> bool,
-) -> BTreeMap<String, String> {
-    let bases: Vec<(&str, String)> = names
-        .filter(|n| !is_provider_safe(n))
-        .map(|n| (n, wire_name(n)))
-        .collect();
-    let mut preferred: BTreeMap<&str, u32> = BTreeMap::new();
-    for (_, base) in &bases {
-        *preferred.entry(base.as_str()).or_default() += 1;
-    }
-    let clear = |w: &str| !is_registered(w) && !is_reserved_wire(w);
-    let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-    let mut tagged_names = BTreeMap::new();
-    for (canonical, base) in &bases {
-        if preferred.get(base.as_str()) == Some(&1) && clear(base) {
-            continue; // its preferred wire name (never in `used`: tags avoid every preferred name)
-        }
-        // A handle-like base stays handle-like when tagged: step off the prefix.
-        let stem = match base.strip_prefix(crate::validate::HANDLE_PREFIX) {
-            Some(rest) => format!("tool_h_{rest}"),
-            None => base.clone(),
-        };
-        let mut round = 0;
-        let wire = loop {
-            let w = tagged(&stem, canonical, round);
-            if clear(&w) && !preferred.contains_key(w.as_str()) && !used.contains(&w) {
-                break w;
-            }
-            round += 1;
-        };
-        used.insert(wire.clone());
-        tagged_names.insert(canonical.to_string(), wire);
-    }
-    tagged_names
 }
 
 /// The wire name of a canonical name in `format` under the current registry
@@ -213,7 +92,7 @@ pub fn export(tools: &[ModelTool], format: Format, registry: &Registry) -> Expor
             v
         })
         .collect();
-    let bytes = crate::json_size::json_len(&out);
+    let bytes = holaryn_model::json_len(&out);
     Export {
         format,
         tools: out,
@@ -287,7 +166,7 @@ fn json_args(text: &str) -> Result<Value> {
         return Ok(json!({}));
     }
     // Lone surrogates and over-long integers become markers the gate refuses.
-    serde_json::from_str(&crate::args::mark_json_text(text))
+    serde_json::from_str(&holaryn_model::mark_json_text(text))
         .map_err(|e| bad(&format!("tool call `arguments` is not JSON: {e}")))
 }
 
@@ -356,41 +235,6 @@ pub fn call_id_of(format: Format, call: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wire_names_are_provider_safe_and_stable() {
-        assert_eq!(wire_name("read_file"), "read_file");
-        assert_eq!(wire_name("github/create_issue"), "github__create_issue");
-        let long = "x".repeat(80);
-        let w = wire_name(&long);
-        assert!(w.len() <= 64 && w.chars().all(is_wire_char));
-        assert_eq!(w, wire_name(&long));
-    }
-
-    #[test]
-    fn wire_names_never_take_a_registered_reserved_or_shared_name() {
-        let mut names = vec!["a.b", "a:b", "gh.create_issue", "gh_create_issue"];
-        names.extend(["tool.search", "toolh.x", "solo/x", "run.tool.script"]);
-        names.sort();
-        let registered = |w: &str| names.contains(&w);
-        let tagged = wire_names(names.iter().copied(), &registered);
-        let wire = |n: &str| tagged.get(n).cloned().unwrap_or_else(|| wire_name(n));
-        let unsafe_names: Vec<&str> = names
-            .iter()
-            .copied()
-            .filter(|n| !is_provider_safe(n))
-            .collect();
-        assert_eq!(wire("solo/x"), "solo__x");
-        assert!(!tagged.contains_key("solo/x"), "only exceptions are listed");
-        let taken = ["a_b", "tool_search", "gh_create_issue", "run_tool_script"];
-        let wires: std::collections::BTreeSet<String> =
-            unsafe_names.iter().map(|n| wire(n)).collect();
-        assert_eq!(wires.len(), unsafe_names.len(), "one-to-one");
-        for w in &wires {
-            assert!(is_provider_safe(w) && !registered(w) && !taken.contains(&w.as_str()));
-            assert!(!w.starts_with("toolh_"), "{w}");
-        }
-    }
 
     #[test]
     fn calls_parse_per_format() {

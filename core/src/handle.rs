@@ -17,9 +17,9 @@
 //! that per tool, `Runtime::resolve_for`); [`HandleTable::clear`] still
 //! starts a new epoch for a host that wants every handle gone.
 
-use crate::error::{Error, ErrorCode, Result};
-use crate::hash::{ct_eq, hex, hmac_sha256, sha256, unhex};
-use crate::validate::HANDLE_PREFIX;
+use holaryn_model::HANDLE_PREFIX;
+use holaryn_model::{ct_eq, hex, hmac_sha256, sha256, unhex};
+use holaryn_model::{Error, ErrorCode, Result};
 use std::collections::BTreeMap;
 
 const TAG_BYTES: usize = 12;

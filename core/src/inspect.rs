@@ -4,15 +4,15 @@
 use crate::activity::{ActivityKind, ActivityRecord};
 use crate::availability::AvailabilityState;
 use crate::builtin::{discovery_tools, ModelTool};
-use crate::descriptor::{ToolDescriptor, ToolRole};
 use crate::discovery::{CapabilityRow, Footprint, InspectOutput};
-use crate::error::{Error, ErrorCode, Result};
 use crate::handle::Binding;
 use crate::policy::PolicyWarning;
 use crate::registry::Entry;
 use crate::runtime::{unknown_session, Runtime};
 use crate::session::Session;
-use crate::validate::HANDLE_PREFIX;
+use holaryn_model::HANDLE_PREFIX;
+use holaryn_model::{Error, ErrorCode, Result};
+use holaryn_model::{ToolDescriptor, ToolRole};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -91,7 +91,7 @@ impl Runtime {
     /// `tool_inspect`: one exact name, alias or handle.
     pub fn tool_inspect(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<InspectOutput> {
         let input: InspectInput =
-            crate::discovery::parse_input(crate::builtin::TOOL_INSPECT, input)?;
+            crate::discovery::parse_input(holaryn_model::TOOL_INSPECT, input)?;
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let (entry, _) = self.resolve_for(session, &input.name)?;
         let tool = entry.descriptor.clone();
@@ -126,7 +126,7 @@ impl Runtime {
         if !loadable {
             let (kind, outcome) = match avail.state {
                 AvailabilityState::CatalogOnly => {
-                    (ActivityKind::SchemaLoad, crate::codes::Code::CatalogOnly)
+                    (ActivityKind::SchemaLoad, holaryn_model::Code::CatalogOnly)
                 }
                 _ => (ActivityKind::Denial, avail.code),
             };
@@ -172,12 +172,12 @@ impl Runtime {
         out.schema_hash = Some(tool.schema_hash.clone());
         out.handle = Some(handle);
         let rec = ActivityRecord {
-            bytes: Some(crate::json_size::json_len(&*tool.input_schema)),
+            bytes: Some(holaryn_model::json_len(&*tool.input_schema)),
             path: Some("inspect".into()),
             ..ActivityRecord::new(
                 ActivityKind::SchemaLoad,
                 &version,
-                crate::codes::Code::Ok,
+                holaryn_model::Code::Ok,
                 "schema loaded",
             )
         }
@@ -301,7 +301,7 @@ fn skipped_row(t: &crate::skipped::SkippedTool) -> CapabilityRow {
         provider_name: p.display_name.clone(),
         availability: crate::availability::skipped(t),
         permissions: Vec::new(),
-        trust: t.trust.unwrap_or(crate::descriptor::Trust::Untrusted),
+        trust: t.trust.unwrap_or(holaryn_model::Trust::Untrusted),
         provenance: provenance(p),
         asks_first: false,
         ambient_process_access: false,
@@ -310,7 +310,7 @@ fn skipped_row(t: &crate::skipped::SkippedTool) -> CapabilityRow {
 }
 
 /// Provider id, version and origin in one line (`github@1.2 (npm:pkg)`).
-fn provenance(p: &crate::descriptor::Provider) -> String {
+fn provenance(p: &holaryn_model::Provider) -> String {
     let mut line = p.id.clone();
     if let Some(v) = &p.version {
         line.push_str(&format!("@{v}"));
@@ -335,7 +335,7 @@ impl Runtime {
     pub fn export_tools(
         &mut self,
         sid: &str,
-        format: crate::formats::Format,
+        format: holaryn_model::Format,
     ) -> Result<crate::formats::Export> {
         let export = self.current_export(sid, format)?;
         let bound = self.bindings(&export);
@@ -349,7 +349,7 @@ impl Runtime {
     fn current_export(
         &self,
         sid: &str,
-        format: crate::formats::Format,
+        format: holaryn_model::Format,
     ) -> Result<crate::formats::Export> {
         if let Some(e) = self.deferred_export(sid, format)? {
             return Ok(e);
@@ -385,7 +385,7 @@ impl Runtime {
     pub fn model_call_target(
         &self,
         sid: &str,
-        format: crate::formats::Format,
+        format: holaryn_model::Format,
         wire: &str,
     ) -> Result<String> {
         let export = self.current_export(sid, format)?;
@@ -394,7 +394,7 @@ impl Runtime {
         let now = self.bindings(&export).remove(wire);
         if let Some((c, v)) = &now {
             // A pinned deferred entry whose tool is gone.
-            if v.is_empty() && !crate::builtin::is_discovery_tool(c) && self.lookup(c).is_none() {
+            if v.is_empty() && !holaryn_model::is_discovery_tool(c) && self.lookup(c).is_none() {
                 return Err(self.gone(session, wire, c, false));
             }
         }

@@ -15,7 +15,6 @@
 // Modules a host reaches by path (the wasm crate, tests, fuzz targets and
 // examples use them); their most used items are re-exported below.
 pub mod activity;
-pub mod args;
 pub mod availability;
 pub mod builtin;
 pub mod catalog;
@@ -23,14 +22,11 @@ pub mod code;
 pub mod config;
 pub mod content;
 pub mod deferred;
-pub mod descriptor;
 pub mod discovery;
 pub mod embeddings;
-pub mod error;
 pub mod formats;
 pub mod gate;
 pub mod handle;
-pub mod hash;
 pub mod jsonschema;
 pub mod model_call;
 pub mod pattern;
@@ -45,29 +41,26 @@ pub mod validate;
 
 // Internals: reached only through the items re-exported here and the methods
 // of `Runtime`.
-mod codes;
 mod inspect;
-mod json_size;
-mod names;
 mod schema_check;
 mod schemas;
 mod version_tree;
 
-// The public API at the crate root.
+// The public API at the crate root. The shared vocabulary comes from
+// `holaryn-model` and is re-exported here for hosts that depend on the core only.
 pub use activity::{ActivityKind, ActivityRecord};
 pub use availability::{Availability, AvailabilityState};
 pub use code::{CodeLimits, CodeResult, CodeStatus};
-pub use codes::Code;
 pub use deferred::{ExportMode, ExportOptions};
-pub use descriptor::{Source, ToolDescriptor, ToolSpec};
-pub use error::{Error, ErrorCode, Result};
 pub use gate::{
     ApprovalAnswer, ApprovalRequest, CallOutcome, CallPath, CallStatus, ExecAnswer, ExecuteRequest,
     GateStep, HookAnswer, HookPhase, HookRequest, ScreenAnswer, ScreenRequest, Stage,
 };
+pub use holaryn_model::{
+    json_len, meaning, Code, Error, ErrorCode, Meaning, Result, Source, ToolDescriptor, ToolSpec,
+    RUNTIME_PROVIDER, RUNTIME_TOOL_NAMES,
+};
 pub use inspect::Resolved;
-pub use json_size::json_len;
-pub use names::{meaning, Meaning, RUNTIME_PROVIDER, RUNTIME_TOOL_NAMES};
 pub use policy::{Decision, Policy, Scope};
 pub use registry::{Registry, RegistryChange};
 pub use runtime::{Event, Runtime};

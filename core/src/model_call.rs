@@ -16,13 +16,14 @@
 //! programming errors are `Err`: an unknown session, and a provider-shaped
 //! call with no call id to address a result to.
 
-use crate::builtin::is_discovery_tool;
 use crate::content::{result_shape, ToolResult};
-use crate::error::{Error, ErrorCode, Result};
-use crate::formats::{self, Format};
+use crate::formats;
 use crate::gate::{CallOutcome, GateStep};
 use crate::runtime::Runtime;
 use crate::semantic::{EmbedFailure, EmbedRequest, SearchStep};
+use holaryn_model::is_discovery_tool;
+use holaryn_model::Format;
+use holaryn_model::{Error, ErrorCode, Result};
 use serde_json::{json, Value};
 
 /// What a model call needs next.

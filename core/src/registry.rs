@@ -11,29 +11,18 @@
 //! re-list skipped (`core/src/skipped.rs`) are kept per provider beside the
 //! tools and are no part of the version: the model never sees them.
 
-use crate::descriptor::{ToolDescriptor, ToolSpec};
-use crate::error::{Error, ErrorCode, Result};
-use crate::hash::{hex, json_digest};
 use crate::schemas::SchemaPool;
 use crate::skipped::{Listing, SkippedTool};
 use crate::validate::{normalise, parse_spec, MetaCache, SchemaValidator};
 use crate::version_tree::VersionTree;
+use holaryn_model::ProviderStatus;
+use holaryn_model::{hex, json_digest};
+use holaryn_model::{Error, ErrorCode, Result};
+use holaryn_model::{ToolDescriptor, ToolSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-
-/// Connection status of a provider.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProviderStatus {
-    /// Tools can be called.
-    Connected,
-    /// The provider went away; its tools are unavailable.
-    Disconnected,
-    /// The provider needs the user to authenticate.
-    NeedsAuth,
-}
 
 /// One registered tool: its descriptor and compiled input validator.
 #[derive(Clone)]
@@ -174,7 +163,7 @@ impl Registry {
     /// per registry version (the rule: [`crate::formats::wire_names`]).
     pub fn wire_names(&self) -> &BTreeMap<String, String> {
         self.wire_names.get_or_init(|| {
-            crate::formats::wire_names(self.tools.keys().map(String::as_str), &|w| {
+            holaryn_model::wire_names(self.tools.keys().map(String::as_str), &|w| {
                 self.get(w).is_some()
             })
         })

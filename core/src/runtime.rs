@@ -10,14 +10,15 @@
 use crate::activity::{ActivityKind, ActivityLog, ActivityRecord};
 use crate::availability::{availability, availability_state, Availability, AvailabilityState};
 use crate::builtin::code_tool_entry;
-use crate::descriptor::{ToolDescriptor, Visibility};
 use crate::embeddings::EmbeddingStore;
-use crate::error::{Error, ErrorCode, Result};
 use crate::policy::Decision;
-use crate::registry::{Entry, ProviderStatus, Registry, RegistryChange, Update};
+use crate::registry::{Entry, Registry, RegistryChange, Update};
 use crate::search::SearchIndex;
 use crate::semantic::EmbedDocs;
 use crate::session::{Session, SessionOptions};
+use holaryn_model::ProviderStatus;
+use holaryn_model::{Error, ErrorCode, Result};
+use holaryn_model::{ToolDescriptor, Visibility};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -250,8 +251,8 @@ impl Runtime {
             ..ActivityRecord::new(
                 ActivityKind::RegistryChanged,
                 &change.new_version,
-                crate::codes::Code::RegistryChanged,
-                crate::codes::Code::RegistryChanged.reason(),
+                holaryn_model::Code::RegistryChanged,
+                holaryn_model::Code::RegistryChanged.reason(),
             )
         };
         self.record(rec, now_ms);
@@ -292,8 +293,8 @@ impl Runtime {
             ..ActivityRecord::new(
                 ActivityKind::RegistryChanged,
                 &new,
-                crate::codes::Code::SessionVersionChanged,
-                crate::codes::Code::SessionVersionChanged.reason(),
+                holaryn_model::Code::SessionVersionChanged,
+                holaryn_model::Code::SessionVersionChanged.reason(),
             )
         }
         .session(id);
@@ -378,7 +379,7 @@ impl Runtime {
         let rec = ActivityRecord::new(
             ActivityKind::SessionCreated,
             session.version(),
-            crate::codes::Code::SessionCreated,
+            holaryn_model::Code::SessionCreated,
             if session.is_dynamic() {
                 "session created with dynamic discovery"
             } else {

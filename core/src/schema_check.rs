@@ -18,8 +18,8 @@
 //! inspect is reported as `descriptor.invalid_schema` there too, never as
 //! `args.invalid`.
 
-use crate::jsonschema::error::escape_token;
 use crate::jsonschema::{holds, Holds};
+use holaryn_model::escape_token;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};

@@ -183,7 +183,7 @@ impl SchemaPool {
 
     /// Share a checked schema from now on; returns it as a tool takes it.
     pub fn insert(&self, key: u64, digest: String, schema: Value) -> Shared {
-        let len = crate::json_size::json_len(&schema);
+        let len = holaryn_model::json_len(&schema);
         let schema = Arc::new(schema);
         let validator = SchemaValidator::default();
         let pool = &mut *self.0.borrow_mut();
@@ -245,7 +245,7 @@ pub fn same_order(a: &Value, b: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{canonical_eq, fast_hash, same_order, SchemaPool, MAX_CHAIN};
-    use crate::hash::canonical_json;
+    use holaryn_model::canonical_json;
     use serde_json::json;
 
     #[test]

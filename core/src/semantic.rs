@@ -15,15 +15,15 @@
 //! over the tools that have vectors. Either way each result's `why` ends
 //! with `embedder unavailable: …`. Vectors already received stay cached.
 
-use crate::descriptor::ToolDescriptor;
 use crate::discovery::{search_input, SearchInput, SearchOutput};
 use crate::embeddings::{EmbeddingModel, Encoding};
-use crate::error::{Error, ErrorCode, Result};
 use crate::runtime::{unknown_session, Runtime};
 use crate::search::blend::{fuse, Fusion};
 use crate::search::embed::{
     meaning_ranking, normalized, nothing_fits, similarities, text_key, tool_text, POOL,
 };
+use holaryn_model::ToolDescriptor;
+use holaryn_model::{Error, ErrorCode, Result};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashSet;

@@ -10,11 +10,11 @@
 
 use crate::availability::AvailabilityState;
 use crate::code::{CodeLimits, LimitsRequest};
-use crate::error::{Error, ErrorCode, Result};
 use crate::handle::HandleTable;
-use crate::hash::json_digest;
 use crate::policy::{parse_policy_file, Policy, Rules};
 use crate::registry::Registry;
+use holaryn_model::json_digest;
+use holaryn_model::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -106,7 +106,7 @@ pub struct Session {
     pub(crate) counter: u64,
     pub(crate) initial_footprint: u64,
     /// Per format, the last export handed out: wire name → (canonical name, descriptor version).
-    pub(crate) exported: BTreeMap<crate::formats::Format, BTreeMap<String, (String, String)>>,
+    pub(crate) exported: BTreeMap<holaryn_model::Format, BTreeMap<String, (String, String)>>,
     /// Deferred-mode definitions pinned at their first export.
     pub(crate) pins: crate::deferred::Pins,
     /// Host time at creation.
@@ -194,7 +194,7 @@ impl Session {
 
     /// True when the model's last inspect of `tool` showed exactly this
     /// descriptor version and nothing about the tool changed since.
-    pub fn is_loaded(&self, tool: &crate::descriptor::ToolDescriptor) -> bool {
+    pub fn is_loaded(&self, tool: &holaryn_model::ToolDescriptor) -> bool {
         self.loaded.get(&tool.name).is_some_and(|l| {
             l.current && l.tool_version == tool.version && l.schema_hash == tool.schema_hash
         })
@@ -220,11 +220,7 @@ impl Session {
     /// Record an inspect: a loaded tool keeps its slot; any other (new, or
     /// changed since) takes the next one, so it never lands before tools an
     /// export already sent after it.
-    pub(crate) fn load(
-        &mut self,
-        tool: &crate::descriptor::ToolDescriptor,
-        state: AvailabilityState,
-    ) {
+    pub(crate) fn load(&mut self, tool: &holaryn_model::ToolDescriptor, state: AvailabilityState) {
         let slot = match self.loaded.get(&tool.name) {
             Some(l) if l.current => l.slot,
             _ => self.loaded.values().map(|l| l.slot + 1).max().unwrap_or(0),

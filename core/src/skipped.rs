@@ -16,12 +16,12 @@
 
 use crate::activity::ActivityRecord;
 use crate::catalog::ProviderList;
-use crate::codes::Code;
-use crate::descriptor::{Provider, ToolDescriptor, ToolSpec, Trust};
-use crate::error::{Error, Result};
 use crate::registry::{RegistryChange, Update};
 use crate::runtime::Runtime;
-use crate::validate::MAX_NAME_BYTES;
+use holaryn_model::Code;
+use holaryn_model::MAX_NAME_BYTES;
+use holaryn_model::{Error, Result};
+use holaryn_model::{Provider, ToolDescriptor, ToolSpec, Trust};
 use serde::Serialize;
 
 /// What a provider re-list did.
@@ -85,7 +85,7 @@ impl Runtime {
                 sync_provider: Some(provider_id.to_string()),
                 provider_status: vec![(
                     provider_id.to_string(),
-                    crate::registry::ProviderStatus::Connected,
+                    holaryn_model::ProviderStatus::Connected,
                 )],
                 ..Update::default()
             },

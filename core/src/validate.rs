@@ -1,21 +1,16 @@
 //! Descriptor validation: host JSON → [`ToolDescriptor`], or a typed error
 //! naming the tool and the field.
 
-use crate::descriptor::{
-    ApprovalMode, Invokability, ToolDescriptor, ToolRole, ToolSpec, Trust, Visibility,
-};
-use crate::error::{Error, ErrorCode, Result};
-use crate::hash::json_digest;
 use crate::jsonschema::{validator_for, Draft, Validator};
 use crate::schemas::{fast_hash, same_order, SchemaPool};
+use holaryn_model::json_digest;
+use holaryn_model::{
+    ApprovalMode, Invokability, ToolDescriptor, ToolRole, ToolSpec, Trust, Visibility,
+};
+use holaryn_model::{Error, ErrorCode, Result};
+use holaryn_model::{HANDLE_PREFIX, MAX_NAME_BYTES};
 use serde_json::{json, Value};
 use std::sync::Arc;
-
-/// Prefix of opaque handles; no name or alias may start with it.
-pub const HANDLE_PREFIX: &str = "toolh_";
-
-/// Longest accepted tool name or alias, in bytes.
-pub const MAX_NAME_BYTES: usize = 128;
 
 /// An input-schema validator compiled on first use and shared between
 /// registry versions (compiling every schema at registration is costly in
@@ -219,7 +214,7 @@ pub fn parse_spec_owned(value: Value) -> Result<ToolSpec> {
         .unwrap_or("<unnamed>")
         .to_string();
     if let Some(src) = value.get("source").and_then(Value::as_str) {
-        if crate::descriptor::Source::parse(src).is_none() {
+        if holaryn_model::Source::parse(src).is_none() {
             return Err(unknown_source(&name, src));
         }
     }
@@ -260,8 +255,8 @@ pub fn normalise(
 ) -> Result<(ToolDescriptor, SchemaValidator, u64)> {
     let tool = spec.name.clone();
     check_name(&tool, "name", &spec.name)?;
-    let legacy = crate::names::check_spec(&spec)?;
-    let source = crate::descriptor::Source::parse(&spec.source)
+    let legacy = holaryn_model::check_reserved_names(&spec)?;
+    let source = holaryn_model::Source::parse(&spec.source)
         .ok_or_else(|| unknown_source(&tool, &spec.source))?;
     if spec.provider.id.trim().is_empty() {
         return Err(
@@ -396,7 +391,7 @@ pub fn tool_version(d: &ToolDescriptor) -> String {
 
 /// [`tool_version`] with the output schema's digest already taken.
 fn version_with(d: &ToolDescriptor, output_hash: Option<String>) -> String {
-    use crate::hash::{canonical_json_into, digest_text, json_string_into, HashSink, Sink};
+    use holaryn_model::{canonical_json_into, digest_text, json_string_into, HashSink, Sink};
     /// A field's value: borrowed text, or a small serialised value.
     enum Piece<'a> {
         Text(&'a str),

@@ -8,7 +8,7 @@
 //! registered in, and any change to a name or version changes the root.
 //! Only the buckets a change touches, and their ancestors, are re-hashed.
 
-use crate::hash::sha256;
+use holaryn_model::sha256;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

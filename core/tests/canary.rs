@@ -129,5 +129,5 @@ fn the_session_secret_never_appears() {
         .expect("session");
     let text = all_text(&mut rt) + &sid;
     assert!(!text.contains("CANARYSECRET"));
-    assert!(!text.contains(&holaryn_core::hash::hex(&s)));
+    assert!(!text.contains(&holaryn_model::hex(&s)));
 }

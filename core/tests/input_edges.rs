@@ -7,10 +7,11 @@ mod common;
 
 use common::secret;
 use holaryn_core::code::{compile, CodeLimits, Template};
-use holaryn_core::formats::{parse_call, Format};
+use holaryn_core::formats::parse_call;
 use holaryn_core::gate::{CallStatus, GateStep};
 use holaryn_core::session::SessionOptions;
 use holaryn_core::{ErrorCode, Runtime};
+use holaryn_model::Format;
 use serde_json::{json, Value};
 
 fn tool(name: &str, schema: Option<Value>) -> Value {
@@ -228,7 +229,7 @@ fn discovery_inputs_the_runtime_cannot_represent_are_input_invalid_with_their_po
     };
     let sid = rt.create_session(opts, &secret(4), 0).expect("session");
     let marked = |text: &str| -> Value {
-        serde_json::from_str(&holaryn_core::args::mark_json_text(text)).expect("parses")
+        serde_json::from_str(&holaryn_model::mark_json_text(text)).expect("parses")
     };
     let err = rt
         .tool_search(&sid, &marked(r#"{"query": "files \ud800"}"#), 1)

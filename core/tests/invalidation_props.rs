@@ -11,11 +11,12 @@ mod common;
 
 use common::drive::{drive, Script};
 use common::secret;
-use holaryn_core::formats::Format;
 use holaryn_core::gate::CallStatus;
-use holaryn_core::registry::{ProviderStatus, Update};
+use holaryn_core::registry::Update;
 use holaryn_core::session::SessionOptions;
 use holaryn_core::{ErrorCode, Runtime};
+use holaryn_model::Format;
+use holaryn_model::ProviderStatus;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};

@@ -7,12 +7,12 @@ mod common;
 use common::drive::{drive, Exec, Script};
 use common::{native, secret};
 use holaryn_core::availability::ApprovalReason;
-use holaryn_core::formats::Format;
 use holaryn_core::gate::GateStep;
 use holaryn_core::model_call::ModelCallStep;
 use holaryn_core::semantic::EmbedFailure;
 use holaryn_core::session::SessionOptions;
 use holaryn_core::{ErrorCode, Runtime};
+use holaryn_model::Format;
 use serde_json::{json, Value};
 
 fn runtime(tools: &[Value]) -> Runtime {

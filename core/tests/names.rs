@@ -6,10 +6,10 @@ mod common;
 
 use common::drive::{drive, Script};
 use common::{native, secret};
-use holaryn_core::formats::Format;
 use holaryn_core::gate::{CallStatus, Stage};
 use holaryn_core::session::SessionOptions;
 use holaryn_core::{ErrorCode, Runtime};
+use holaryn_model::Format;
 use serde_json::{json, Value};
 
 fn runtime(tools: &[Value]) -> Runtime {

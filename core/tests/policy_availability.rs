@@ -6,9 +6,9 @@ mod common;
 use common::{native, secret};
 use holaryn_core::availability::{availability, Availability, AvailabilityState as S};
 use holaryn_core::policy::{Decision, Scope};
-use holaryn_core::registry::ProviderStatus as P;
 use holaryn_core::session::{PolicyFile, SessionOptions};
 use holaryn_core::{Registry, Runtime, ToolDescriptor};
+use holaryn_model::ProviderStatus as P;
 use serde_json::{json, Value};
 use std::sync::Arc;
 

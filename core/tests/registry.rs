@@ -3,10 +3,11 @@
 mod common;
 
 use common::*;
-use holaryn_core::registry::{ProviderStatus, Registry};
+use holaryn_core::registry::Registry;
 use holaryn_core::runtime::{Event, Runtime};
 use holaryn_core::session::SessionOptions;
 use holaryn_core::ErrorCode;
+use holaryn_model::ProviderStatus;
 use serde_json::{json, Value};
 
 fn reg(values: &[Value]) -> Registry {

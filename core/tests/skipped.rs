@@ -241,7 +241,7 @@ fn duplicates_and_alias_clashes_skip_the_tool_of_the_relist() {
     .map(|v| holaryn_core::validate::parse_spec_owned(v).expect("spec"))
     .collect();
     let list = holaryn_core::catalog::ProviderList {
-        provider: holaryn_core::descriptor::Provider {
+        provider: holaryn_model::Provider {
             id: "p2".into(),
             kind: "native".into(),
             display_name: "p2".into(),

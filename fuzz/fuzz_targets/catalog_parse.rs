@@ -10,7 +10,7 @@
 #![no_main]
 
 use holaryn_core::catalog::{parse_catalog_text, parse_catalog_value, CatalogOptions};
-use holaryn_core::descriptor::Trust;
+use holaryn_model::Trust;
 use holaryn_core::ErrorCode;
 use holaryn_fuzz::{assert_located, check_change, gen, seed_registry, snapshot, Bytes, WORDS};
 use libfuzzer_sys::fuzz_target;

@@ -8,7 +8,8 @@
 //! provider-safe, unique wire names that map back to each canonical name.
 #![no_main]
 
-use holaryn_core::formats::{self, is_provider_safe, parse_call, result_shape, wire_name, Format};
+use holaryn_core::formats::{self, parse_call, result_shape};
+use holaryn_model::{is_provider_safe, wire_name, Format};
 use holaryn_core::ErrorCode;
 use holaryn_fuzz::{json_input, strings_in};
 use libfuzzer_sys::fuzz_target;
@@ -102,7 +103,7 @@ fn wire_names(v: &Value) {
     // provider-safe wire name, no two names share one, a safe name keeps its
     // own, and no other name takes a registered name.
     let registered = |w: &str| names.iter().any(|n| n == w);
-    let tagged = formats::wire_names(names.iter().map(String::as_str), &registered);
+    let tagged = holaryn_model::wire_names(names.iter().map(String::as_str), &registered);
     let mut seen = std::collections::BTreeSet::new();
     for n in &names {
         let wire = if is_provider_safe(n) {

@@ -9,7 +9,7 @@
 //! the same batch in reverse order gives the same outcome and version.
 #![no_main]
 
-use holaryn_core::registry::ProviderStatus;
+use holaryn_model::ProviderStatus;
 use holaryn_core::validate::parse_spec;
 use holaryn_fuzz::{check_change, json_input, seed_registry, snapshot, strings_in};
 use libfuzzer_sys::fuzz_target;

@@ -3,7 +3,7 @@
 //! checks more than one target asserts (a violated invariant is a panic, so
 //! libFuzzer reports it as a crash).
 
-use holaryn_core::error::Error;
+use holaryn_model::Error;
 use holaryn_core::registry::{ProviderStatus, Registry, RegistryChange};
 use serde_json::{json, Map, Number, Value};
 

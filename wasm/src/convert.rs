@@ -32,7 +32,7 @@ pub fn json(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
 /// `holaryn_core::args`) instead of a parse error about serialised JSON.
 pub fn json_marked(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     let text = stringify(&value, what)?;
-    let text = holaryn_core::args::mark_json_text(&text);
+    let text = holaryn_model::mark_json_text(&text);
     serde_json::from_str(&text).map_err(|e| crate::errors::input(format!("invalid {what}: {e}")))
 }
 

@@ -137,7 +137,7 @@ impl Writer {
 mod tests {
     use super::*;
     use holaryn_core::availability::AvailabilityState;
-    use holaryn_core::descriptor::{Source, Trust};
+    use holaryn_model::{Source, Trust};
 
     fn tool(summary: &str, why: &[&str]) -> ToolSummary {
         ToolSummary {

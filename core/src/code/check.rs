@@ -23,7 +23,7 @@ use super::constructs::{clip, describe, statement_construct};
 use super::limits::CodeLimits;
 use super::parse::{located, offset, HANDLE_PREFIX};
 use super::program::{Program, Statement, Target, Template};
-use crate::error::{line_col_utf16, Error, ErrorCode, Result};
+use holaryn_model::{line_col_utf16, Error, ErrorCode, Result};
 use rustpython_parser::ast::{self, Constant, Expr, Ranged, Stmt};
 use rustpython_parser::text_size::TextSize;
 use serde_json::{Number, Value};
@@ -462,7 +462,7 @@ impl<'a> Checker<'a> {
                     )
                 })?;
                 // A JavaScript host would receive it rounded: never change a value silently.
-                if !crate::args::exact_in_js(&number) {
+                if !holaryn_model::exact_in_js(&number) {
                     return Err(self.forbidden(
                         "integer literal beyond 2^53",
                         "a JavaScript number cannot hold it exactly; write it as a string",

@@ -15,7 +15,7 @@
 //!   string, so every byte offset — and so every error position — stays put.
 
 use super::parse::located;
-use crate::error::{ErrorCode, Result};
+use holaryn_model::{ErrorCode, Result};
 
 /// One string token of the source.
 pub(crate) struct Token {

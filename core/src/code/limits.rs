@@ -7,7 +7,7 @@
 //! session is created, before any program exists), naming the field in
 //! `codeLimits.<field>` form.
 
-use crate::error::{line_col_utf16, Error, ErrorCode, Result};
+use holaryn_model::{line_col_utf16, Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 
 /// The limits in force for one bounded-code run.

@@ -34,8 +34,8 @@ use super::limits::CodeLimits;
 use super::outcome::{Classified, InnerCallOutcome, Stop, CANCELLED};
 use super::program::Program;
 use super::result::{CodeError, CodeResult, CodeStatus, RowStatus, TraceRow};
-use crate::codes::Code;
-use crate::json_size::json_len;
+use holaryn_model::json_len;
+use holaryn_model::Code;
 use serde_json::Value;
 
 /// Serialised size of `null`, what an unbound slot substitutes (impossible once checked).

@@ -81,7 +81,7 @@ pub mod program;
 pub mod result;
 pub mod wire;
 
-pub use crate::json_size::json_len;
+pub use holaryn_model::json_len;
 pub use limits::{CodeLimits, LimitsRequest};
 pub use machine::{CodeRun, CodeStep, PendingCall};
 pub use outcome::InnerCallOutcome;

@@ -15,7 +15,7 @@
 //! Denial codes are those for which [`Code::is_denial`] is true.
 
 use super::result::{CodeStatus, RowStatus};
-use crate::codes::Code;
+use holaryn_model::Code;
 use serde_json::Value;
 
 /// What the host (the gate) says about one call the interpreter yielded.

@@ -36,7 +36,7 @@ use super::escapes;
 use super::limits::CodeLimits;
 use super::program::Program;
 pub(crate) use super::program::HANDLE_PREFIX;
-use crate::error::{ErrorCode, Result};
+use holaryn_model::{ErrorCode, Result};
 use rustpython_parser::ast;
 use rustpython_parser::lexer::LexicalErrorType;
 use rustpython_parser::text_size::TextSize;

@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 /// Every handle literal starts with this (the one home is `validate`).
-pub use crate::validate::HANDLE_PREFIX;
+pub use holaryn_model::HANDLE_PREFIX;
 
 /// A compiled bounded-code program, ready for [`crate::code::CodeRun::start`].
 #[derive(Clone, Debug, PartialEq)]

@@ -6,8 +6,8 @@
 //! arguments, outputs or messages.
 
 use super::limits::CodeLimits;
-use crate::codes::Code;
-use crate::error::Error;
+use holaryn_model::Code;
+use holaryn_model::Error;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

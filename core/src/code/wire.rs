@@ -21,7 +21,7 @@
 
 use super::limits::CodeLimits;
 use super::program::{Program, Statement, Target, Template, HANDLE_PREFIX};
-use crate::error::{line_col_utf16, Error, ErrorCode, Result};
+use holaryn_model::{line_col_utf16, Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -8,16 +8,16 @@
 //! travels inside the inner call's state, so every suspension the host sees
 //! is an ordinary gate step.
 
-use super::outcome::{CallOutcome, CallStatus, Stage};
 use super::steps::{Attached, CallState, GateStep};
 use crate::activity::{ActivityKind, ActivityRecord};
 use crate::code::{
     self, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome, PendingCall,
     Program,
 };
-use crate::codes::Code;
-use crate::error::Result;
 use crate::runtime::Runtime;
+use holaryn_model::Code;
+use holaryn_model::Result;
+use holaryn_model::{CallOutcome, CallStatus, Stage};
 use serde_json::Value;
 
 /// A bounded-code run in progress: the outer call and the interpreter's pending call.
@@ -143,7 +143,7 @@ impl Runtime {
         let status = result.status;
         let json = serde_json::to_value(&result).unwrap_or(Value::Null);
         outer.duration_ms = now_ms.saturating_sub(outer.exec_started_ms);
-        outer.output_bytes = crate::json_size::json_len(&json);
+        outer.output_bytes = holaryn_model::json_len(&json);
         outer.output = Some(json);
         let (call_status, code, msg) = match status {
             CodeStatus::Completed => (

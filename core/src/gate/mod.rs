@@ -20,25 +20,24 @@
 //! [`GateStep::cancel`] ends the call at whatever step it waits.
 
 mod code;
-mod outcome;
 mod steps;
 
-pub use outcome::{ArgError, CallOutcome, CallPath, CallStatus, Stage};
+pub use holaryn_model::{ArgError, CallOutcome, CallPath, CallStatus, Stage};
 pub use steps::{
     ApprovalAnswer, ApprovalRequest, CallState, ExecAnswer, ExecuteRequest, GateStep, HookAnswer,
     HookPhase, HookRequest, ScreenAnswer, ScreenRequest,
 };
 
 use crate::availability::AvailabilityState;
-use crate::builtin::is_discovery_tool;
-use crate::codes::Code;
-use crate::descriptor::ToolDescriptor;
-use crate::descriptor::ToolRole;
-use crate::error::Error;
 use crate::inspect::Resolved;
 use crate::runtime::Runtime;
 use crate::session::Session;
 use crate::session::{DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS};
+use holaryn_model::is_discovery_tool;
+use holaryn_model::Code;
+use holaryn_model::Error;
+use holaryn_model::ToolDescriptor;
+use holaryn_model::ToolRole;
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -236,7 +235,7 @@ impl Runtime {
                     crate::validate::kind_of(&st.args)
                 ),
             }]
-        } else if let Some(e) = crate::args::unrepresentable(&st.args) {
+        } else if let Some(e) = holaryn_model::unrepresentable(&st.args) {
             vec![e]
         } else {
             validator

@@ -1,13 +1,13 @@
 //! The gate's suspensions: one struct per reason, each resumed once.
 
 use super::code::CodeCtx;
-use super::outcome::{ArgError, CallOutcome, CallPath, CallStatus, Stage};
 use crate::activity::{ActivityKind, ActivityRecord};
-use crate::codes::Code;
-use crate::descriptor::ToolRole;
-use crate::error::Error;
 use crate::registry::Entry;
 use crate::runtime::Runtime;
+use holaryn_model::Code;
+use holaryn_model::Error;
+use holaryn_model::ToolRole;
+use holaryn_model::{ArgError, CallOutcome, CallPath, CallStatus, Stage};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -232,7 +232,7 @@ impl CallState {
         )
     }
     /// The resolved tool's descriptor.
-    pub fn descriptor(&self) -> Option<&crate::descriptor::ToolDescriptor> {
+    pub fn descriptor(&self) -> Option<&holaryn_model::ToolDescriptor> {
         self.tool.as_ref().map(|e| e.descriptor.as_ref())
     }
     /// True for an inner call of a bounded-code run.

@@ -9,7 +9,7 @@
 
 use super::pattern::{Name, Pattern};
 use super::{decide, Decision, FirstMatch, Policy, Rules, Scope, ScopeRules};
-use crate::descriptor::ToolDescriptor;
+use holaryn_model::ToolDescriptor;
 use std::collections::{HashMap, HashSet};
 
 /// One entry list, indexed.

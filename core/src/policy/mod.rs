@@ -43,12 +43,12 @@ pub use pattern::Pattern;
 pub use rules::{parse_patterns, parse_policy_file, Rules, POLICY_SCHEMA};
 pub use warnings::PolicyWarning;
 
-use crate::descriptor::{ToolDescriptor, Visibility};
-use crate::hash::json_digest;
+use holaryn_model::json_digest;
+use holaryn_model::{ToolDescriptor, Visibility};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-pub use crate::builtin::{is_discovery_tool, DISCOVERY_TOOLS};
+pub use holaryn_model::{is_discovery_tool, DISCOVERY_TOOLS};
 
 /// A policy scope, in evaluation order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -33,8 +33,8 @@
 //! catalog changes. Tool names containing `:` or `*` can only be reached
 //! through an alias, their qualified name or a wildcard.
 
-use crate::descriptor::{Source, ToolDescriptor};
-use crate::error::{Error, ErrorCode};
+use holaryn_model::{Error, ErrorCode};
+use holaryn_model::{Source, ToolDescriptor};
 use std::fmt;
 
 /// Longest entry, in characters.

@@ -10,9 +10,9 @@
 //! 1-based line and UTF-16 column.
 
 use super::pattern::Pattern;
-use crate::error::{line_col_utf16, Error, ErrorCode, Result};
-use crate::jsonschema::error::escape_token;
 use crate::jsonschema::{ErrorKind as ValidationErrorKind, Validator};
+use holaryn_model::escape_token;
+use holaryn_model::{line_col_utf16, Error, ErrorCode, Result};
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::OnceLock;

@@ -17,8 +17,8 @@
 //! lexical hit covers less than [`NOTHING_FITS_COVERAGE`] of the request.
 
 use super::Ranking;
-use crate::descriptor::ToolDescriptor;
-use crate::hash::{hex, sha256};
+use holaryn_model::ToolDescriptor;
+use holaryn_model::{hex, sha256};
 use serde_json::Value;
 
 /// Candidates taken from each ranking before fusion.

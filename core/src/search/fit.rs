@@ -8,7 +8,7 @@
 
 use super::entities::{detect, quoted, Kind, Kinds};
 use super::text::words;
-use crate::descriptor::ToolDescriptor;
+use holaryn_model::ToolDescriptor;
 use serde_json::Value;
 
 /// Words of a property name (or short description) that mark a kind.

@@ -10,7 +10,7 @@ use super::postings::{exact_keys, toggle_slot, Store, FIELDS};
 use super::provider::{provider_why, Named, Providers};
 use super::query::{read, Request, LATER_STEP};
 use super::text::{exact_key, family_of, family_stems, is_stopword, VERB_FAMILIES};
-use crate::descriptor::ToolDescriptor;
+use holaryn_model::ToolDescriptor;
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::Arc;

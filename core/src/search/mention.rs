@@ -24,7 +24,7 @@
 use super::postings::{toggle_slot, Store};
 use super::provider::{provider_fullness, Named};
 use super::text::{exact_key, words};
-use crate::descriptor::ToolDescriptor;
+use holaryn_model::ToolDescriptor;
 use std::collections::HashMap;
 
 /// Score a tool gains when the request writes its name as an identifier.

@@ -10,7 +10,7 @@
 //! re-derived by [`Store::refresh`] (one multiply-add per document and field).
 
 use super::text::{each_term, exact_key};
-use crate::descriptor::{SummarySpan, ToolDescriptor};
+use holaryn_model::{SummarySpan, ToolDescriptor};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 

@@ -32,7 +32,7 @@
 use super::postings::Store;
 use super::query::{Request, Word, NAME_AFTER};
 use super::text::{is_stopword, stem, words};
-use crate::descriptor::ToolDescriptor;
+use holaryn_model::ToolDescriptor;
 use std::collections::{BTreeMap, HashMap};
 
 /// Multiplier for tools of a provider the request names ("on GitHub",

@@ -11,8 +11,9 @@
 //! cannot hold exactly, as `args.invalid` with its JSON pointer. A value is
 //! never changed silently.
 
-use crate::gate::ArgError;
-use serde_json::{Number, Value};
+use crate::json::{escape_token, exact_in_js};
+use crate::outcome::ArgError;
+use serde_json::Value;
 use std::borrow::Cow;
 
 const OPEN: char = '\u{FDD0}';
@@ -107,16 +108,6 @@ fn long_integer(text: &str, i: usize) -> (usize, Option<String>) {
     }
 }
 
-/// True when a JavaScript number (an f64) holds `n` exactly.
-pub fn exact_in_js(n: &Number) -> bool {
-    match (n.as_u64(), n.as_i64()) {
-        // `u64::MAX as f64` is 2^64, which saturates back to `u64::MAX`.
-        (Some(u), _) => (u as f64) as u64 == u && u != u64::MAX,
-        (None, Some(i)) => (i as f64) as i64 == i,
-        _ => true,
-    }
-}
-
 /// The first value in `args` the runtime cannot pass on unchanged, with its pointer.
 pub fn unrepresentable(args: &Value) -> Option<ArgError> {
     find(args, &mut String::new())
@@ -141,7 +132,7 @@ fn find(v: &Value, at: &mut String) -> Option<ArgError> {
         Value::Object(map) => map.iter().find_map(|(k, item)| {
             let len = at.len();
             at.push('/');
-            at.push_str(&crate::jsonschema::error::escape_token(k));
+            at.push_str(&escape_token(k));
             let r = marker_error(k, at).or_else(|| find(item, at));
             at.truncate(len);
             r

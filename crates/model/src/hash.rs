@@ -1,11 +1,14 @@
-//! Canonical JSON, SHA-256 digests and HMAC-SHA-256.
+//! Canonical JSON, SHA-256 digests, HMAC-SHA-256 and constant-time compare
+//! (the last two from RustCrypto's `hmac` and `subtle`).
 //!
 //! Canonical JSON here is: object keys sorted by their UTF-8 bytes, no
 //! insignificant whitespace, strings and numbers as `serde_json` writes them.
 //! Equal content therefore hashes equally whatever order it was built in.
 
+use hmac::{Hmac, Mac};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
 
 /// Where canonical JSON goes: a string, or straight into a hasher (no text kept).
 pub trait Sink {
@@ -206,31 +209,18 @@ pub fn digest_text(hash: &[u8; 32]) -> String {
     format!("sha256:{}", hex(hash))
 }
 
-/// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
+/// HMAC-SHA-256 (RFC 2104) of `message` under `key` (RustCrypto's `hmac`).
 pub fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
-    const BLOCK: usize = 64;
-    let mut k = [0u8; BLOCK];
-    if key.len() > BLOCK {
-        k[..32].copy_from_slice(&sha256(key));
-    } else {
-        k[..key.len()].copy_from_slice(key);
-    }
-    let mut inner = Sha256::new();
-    inner.update(k.map(|b| b ^ 0x36));
-    inner.update(message);
-    let inner = inner.finalize();
-    let mut outer = Sha256::new();
-    outer.update(k.map(|b| b ^ 0x5c));
-    outer.update(inner);
-    outer.finalize().into()
+    // HMAC takes a key of any length, so `new_from_slice` cannot fail.
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).unwrap_or_else(|_| unreachable!());
+    mac.update(message);
+    mac.finalize().into_bytes().into()
 }
 
-/// Constant-time equality of two byte slices.
+/// Constant-time equality of two byte slices (`subtle`); slices of different
+/// lengths are unequal (the length is not secret).
 pub fn ct_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.ct_eq(b).into()
 }
 
 #[cfg(test)]
