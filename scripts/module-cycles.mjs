@@ -228,9 +228,9 @@ function newModule(name, parent, file, { inlineChain = [], dirOwner = true } = {
     dirOwner, // `file` is lib.rs/main.rs/mod.rs (or #[path]): children live beside it
     children: new Map(),
     items: new Set(),
-    bindings: new Map(), // name -> {segs, line, local}
-    globs: [], // {segs, line, local}
-    uses: [], // {segs, line} of every use leaf (edges)
+    bindings: new Map(), // name -> use (below)
+    globs: [], // uses ending in `*`
+    uses: [], // every use leaf: {segs, line, local (in a body), glob, pub}
     paths: [], // {segs, line} of code paths
     idents: new Map(), // name -> first line, for glob imports
   };
@@ -354,8 +354,9 @@ function addUses(mod, leaves, local, pub = false) {
 
 /**
  * Parses the items in toks[a, b) into module `mod`; `mod x;` declarations are
- * returned as {mod, path} for the caller to load. `rootPubMods` collects bare
- * `pub mod` lines when `mod` is a crate root.
+ * pushed to `decls` as {parent, name, path, line} for the caller to load.
+ * `rootPubMods` collects bare `pub mod`s when `mod` is a library's crate root.
+ * A file starting with `#![cfg(test)]` only marks its module `testOnly`.
  */
 function parseItems(toks, a, b, mod, decls, rootPubMods) {
   let i = a;
@@ -368,6 +369,10 @@ function parseItems(toks, a, b, mod, decls, rootPubMods) {
       const close = skipGroup(toks, open, b);
       const attr = compact(toks, open + 1, close - 1);
       if (!inner) attrs.push({ text: attr });
+      else if (isCfgTest(attr)) {
+        mod.testOnly = true;
+        return;
+      }
       i = close;
     }
     if (i >= b) break;
@@ -440,9 +445,13 @@ function parseItems(toks, a, b, mod, decls, rootPubMods) {
 
 // ── Crate loading ────────────────────────────────────────────────────────────
 
-/** Reads every file of the crate whose root file is `rootFile`; returns {root, files, rootPubMods, warnings}. */
-export function loadCrate(rootFile) {
-  const files = new Map(); // absolute path -> {toks, modules}
+/**
+ * Reads every file of the crate whose root file is `rootFile`; returns {root,
+ * files, rootPubMods, warnings}. `lib`: the root is a library's (its bare
+ * `pub mod`s are reported).
+ */
+export function loadCrate(rootFile, { lib = true } = {}) {
+  const files = new Set(); // absolute paths, in load order
   const warnings = [];
   const rootPubMods = [];
   const root = newModule("crate", null, rootFile, { dirOwner: true });
@@ -450,11 +459,14 @@ export function loadCrate(rootFile) {
   while (queue.length > 0) {
     const { mod, file, isRoot } = queue.shift();
     if (files.has(file)) continue;
-    const src = readFileSync(file, "utf8");
-    const toks = lex(src);
-    files.set(file, { toks });
+    const toks = lex(readFileSync(file, "utf8"));
     const decls = [];
-    parseItems(toks, 0, toks.length, mod, decls, isRoot && basename(file) === "lib.rs" ? rootPubMods : null);
+    parseItems(toks, 0, toks.length, mod, decls, isRoot && lib ? rootPubMods : null);
+    if (mod.testOnly && mod.parent) {
+      mod.parent.children.delete(mod.name);
+      continue;
+    }
+    files.add(file);
     for (const d of decls) {
       const parent = d.parent;
       const base = parent.dirOwner
@@ -480,7 +492,7 @@ export function loadCrate(rootFile) {
       queue.push({ mod: child, file: target, isRoot: false });
     }
   }
-  return { root, files: [...files.keys()], rootPubMods, warnings };
+  return { root, files: [...files], rootPubMods, warnings };
 }
 
 // ── Resolution ───────────────────────────────────────────────────────────────
@@ -785,7 +797,7 @@ export function analyzeCrate(dir) {
   const candidates = [libPath && join(dir, libPath), join(dir, "src/lib.rs"), join(dir, "src/main.rs")].filter(Boolean);
   const rootFile = candidates.find((f) => existsSync(f));
   if (!rootFile) return { name, dir, error: "no src/lib.rs or src/main.rs" };
-  const { root, files, rootPubMods, warnings } = loadCrate(rootFile);
+  const { root, files, rootPubMods, warnings } = loadCrate(rootFile, { lib: rootFile !== join(dir, "src/main.rs") });
   const edges = crateEdges(root);
   const adj = new Map();
   for (const e of edges) {

@@ -94,7 +94,8 @@ test("super::super:: from a grandchild declared in a non-mod.rs file", () => {
 
 test("#[cfg(test)] modules, uses and methods are not part of the graph", () => {
   const c = crate("cfg-test");
-  assert.deepEqual(c.fileNames, ["a.rs", "b.rs", "c.rs", "lib.rs"]); // a/more_tests.rs is test-only
+  // a/more_tests.rs (`#[cfg(test)] mod more_tests;`) and test_support.rs (`#![cfg(test)]`) are test-only.
+  assert.deepEqual(c.fileNames, ["a.rs", "b.rs", "c.rs", "lib.rs"]);
   assert.deepEqual(c.edgeMap, { "b.rs -> c.rs": [1], "c.rs -> a.rs": [1] });
   assert.equal(cli(join(fixtures, "cfg-test")).status, 0);
 });
