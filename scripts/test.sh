@@ -9,6 +9,7 @@ cd "$HOLARYN_ROOT"
 run "setup (scripts/setup.sh --full)" bash scripts/setup.sh --full
 
 run "cargo fmt --check" cargo fmt --all --check
+run "module graph (scripts/module-cycles.mjs: no import cycle of more than two files in any crate, no pub mod in a crate root)" node scripts/module-cycles.mjs
 # Format + lint of every JS file (biome.json); `npx biome check --write js js-demo tests bin benchmarks scripts` fixes most.
 run "biome ci (JS format + lint)" biome ci js js-demo tests bin benchmarks scripts
 run "cargo clippy (native, all targets)" cargo clippy --workspace --all-targets -- -D warnings
