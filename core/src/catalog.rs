@@ -7,8 +7,8 @@
 
 use crate::registry::{Listing, SkippedTool};
 use crate::validate::kind_of;
-use holaryn_model::{line_col_utf16, Error, ErrorCode, Result};
 use holaryn_model::{Annotations, Provider, ToolSpec, Trust};
+use holaryn_model::{Error, ErrorCode, Result};
 use serde_json::{Map, Value};
 
 /// Options for turning a catalog into specs.
@@ -31,26 +31,10 @@ pub fn parse_catalog_text(file: &str, text: &str, opts: &CatalogOptions) -> Resu
 }
 
 fn json_error(file: &str, text: &str, e: &serde_json::Error) -> Error {
-    let (line, col) = position_of(text, e.line(), e.column());
+    let (line, col) = crate::json_text::serde_position(text, e.line(), e.column());
     Error::new(ErrorCode::CatalogMalformed, format!("invalid JSON: {e}"))
         .with_file(file)
         .with_position(line, col)
-}
-
-fn position_of(text: &str, line: usize, byte_col: usize) -> (u32, u32) {
-    // serde_json reports a 1-based line and a 1-based byte column.
-    let mut offset = 0usize;
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line {
-            offset += byte_col.saturating_sub(1).min(l.len());
-            break;
-        }
-        offset += l.len();
-    }
-    while offset > 0 && !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    line_col_utf16(text, offset)
 }
 
 /// Parse an already-decoded catalog value; any entry that is no tool refuses it all.

@@ -25,6 +25,7 @@ mod embeddings;
 mod formats;
 mod gate;
 mod handle;
+mod json_text;
 pub mod jsonschema;
 pub mod pattern;
 mod policy;

@@ -258,13 +258,6 @@ pub fn normalise(
     let legacy = holaryn_model::check_reserved_names(&spec)?;
     let source = holaryn_model::Source::parse(&spec.source)
         .ok_or_else(|| unknown_source(&tool, &spec.source))?;
-    if spec.provider.id.trim().is_empty() {
-        return Err(
-            Error::new(ErrorCode::DescriptorInvalid, "provider id is empty")
-                .with_tool(&tool)
-                .with_field("provider.id"),
-        );
-    }
     let mut aliases = Vec::with_capacity(spec.aliases.len());
     for (i, alias) in spec.aliases.iter().enumerate() {
         check_name(&tool, &format!("aliases[{i}]"), alias)?;

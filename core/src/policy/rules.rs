@@ -12,7 +12,7 @@
 use super::pattern::Pattern;
 use crate::jsonschema::{ErrorKind as ValidationErrorKind, Validator};
 use holaryn_model::escape_token;
-use holaryn_model::{line_col_utf16, Error, ErrorCode, Result};
+use holaryn_model::{Error, ErrorCode, Result};
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -161,34 +161,11 @@ pub fn parse_policy_file(path: &str, text: &str) -> Result<Rules> {
     Rules::from_value(&value, Some(path))
 }
 
-/// A JSON syntax error at its 1-based line and UTF-16 column. serde_json
-/// reports byte columns; its own " at line L column C" suffix is dropped so
-/// the message never disagrees with the position fields.
+/// A JSON syntax error at its 1-based line and UTF-16 column
+/// ([`crate::json_text::syntax_error`]).
 fn syntax_error(path: &str, text: &str, e: &serde_json::Error) -> Error {
-    let full = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    let what = full.strip_suffix(&suffix).unwrap_or(&full);
-    let offset = byte_offset(text, e.line(), e.column());
-    let (line, column) = line_col_utf16(text, offset);
+    let (what, line, column) = crate::json_text::syntax_error(text, e);
     malformed(Some(path), format!("invalid JSON: {what}")).with_position(line, column)
-}
-
-/// serde_json's (line, 1-based byte column; 0 = before the first byte) to a
-/// byte offset, rounded down to a character boundary.
-fn byte_offset(text: &str, line: usize, column: usize) -> usize {
-    let mut offset = 0;
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line {
-            offset += column.saturating_sub(1).min(l.len());
-            break;
-        }
-        offset += l.len();
-    }
-    let mut offset = offset.min(text.len());
-    while offset > 0 && !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@
 //!   first, marked ambient process access, never callable from bounded code.
 //! - **`provider/…` names**: a canonical name or alias `p/x` belongs to provider
 //!   `p` (policies read `github/*` as "provider github"); provider id `holaryn`
-//!   and role `code_mode` are the runtime's own.
+//!   ([`check_provider_id`]) and role `code_mode` are the runtime's own.
 //!
 //! Refusals are `descriptor.reserved_name`, naming the tool and the field.
 
@@ -132,6 +132,28 @@ fn check_prefix(spec: &ToolSpec, field: &str, name: &str) -> Result<()> {
     }
 }
 
+/// The rule for a provider id, wherever one is chosen (a tool's
+/// `provider.id`, a gateway server's name): not empty (nor only whitespace)
+/// and not the runtime's own `holaryn`. Ids compare exactly, as policies
+/// match them (`Holaryn` is another provider). Refusals are
+/// `descriptor.invalid` (empty) and `descriptor.reserved_name`, without a
+/// tool or field (the caller adds them).
+pub fn check_provider_id(id: &str) -> Result<()> {
+    if id.trim().is_empty() {
+        return Err(Error::new(
+            ErrorCode::DescriptorInvalid,
+            "provider id is empty",
+        ));
+    }
+    if id == RUNTIME_PROVIDER {
+        return Err(Error::new(
+            ErrorCode::DescriptorReservedName,
+            format!("provider id `{RUNTIME_PROVIDER}` is reserved for the runtime's own tools"),
+        ));
+    }
+    Ok(())
+}
+
 /// Apply the rule to a spec: refuse a misleading name, or say the tool is the
 /// legacy script (`true`) because one of its names means `run_tool_script`.
 pub fn check_spec(spec: &ToolSpec) -> Result<bool> {
@@ -157,13 +179,8 @@ pub fn check_spec(spec: &ToolSpec) -> Result<bool> {
         }
         check_prefix(spec, &field, alias)?;
     }
-    if spec.provider.id == RUNTIME_PROVIDER {
-        return Err(reserved(
-            tool,
-            "provider.id",
-            format!("provider id `{RUNTIME_PROVIDER}` is reserved for the runtime's own tools"),
-        ));
-    }
+    check_provider_id(&spec.provider.id)
+        .map_err(|e| e.with_tool(tool).with_field("provider.id"))?;
     if spec.role == Some(ToolRole::CodeMode) {
         return Err(reserved(
             tool,
