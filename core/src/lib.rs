@@ -24,6 +24,7 @@ mod content;
 mod embeddings;
 mod formats;
 mod gate;
+mod gateway_config;
 mod handle;
 mod json_text;
 pub mod jsonschema;
@@ -57,6 +58,10 @@ pub use formats::{parse_call, result_shape};
 pub use gate::{
     ApprovalAnswer, ApprovalRequest, CallState, ExecAnswer, ExecuteRequest, GateStep, HookAnswer,
     HookPhase, HookRequest, ScreenAnswer, ScreenRequest,
+};
+pub use gateway_config::{
+    parse_gateway_config, ApprovalFallback, GatewayConfig, GatewayServer, GatewaySettings,
+    ServerTransport, TextPosition, GATEWAY_SETTINGS,
 };
 pub use handle::{Binding, HandleTable, MIN_SECRET_BYTES};
 pub use holaryn_model::{

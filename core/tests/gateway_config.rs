@@ -1,0 +1,266 @@
+//! The gateway config (`holaryn gateway --config FILE`): a checked, typed
+//! config, or one `config.invalid` naming the file, the JSON pointer and the
+//! line:column of the first problem.
+
+use holaryn_core::{parse_gateway_config, ApprovalFallback, Code, Error, ServerTransport};
+use serde_json::{json, Value};
+
+fn bad_text(text: &str) -> Error {
+    let e = parse_gateway_config("/x/mcp.json", text).expect_err("refused");
+    assert_eq!(e.code, Code::ConfigInvalid, "{e}");
+    assert_eq!(e.file.as_deref(), Some("/x/mcp.json"));
+    assert!(e.line.is_some() && e.column.is_some(), "located: {e}");
+    e
+}
+
+fn bad(config: Value) -> Error {
+    bad_text(&config.to_string())
+}
+
+#[test]
+fn the_mcp_servers_shape_with_holaryn_settings_beside_it() {
+    let text = json!({
+        "mcpServers": {
+            "fs": {"command": "npx", "args": ["-y", "x"], "env": {"A": "1"}, "cwd": "sub"},
+            "web": {"url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer t"}},
+            "off": {"disabled": true, "command": 7},
+        },
+        "holaryn": {
+            "boundedCodeMode": true, "approvalFallback": "allow", "activityFile": "a.jsonl",
+            "rules": {"deny": ["fs/*"]}, "profileAllowedTools": ["*"], "callTimeoutMs": 1e3,
+        },
+    })
+    .to_string();
+    let c = parse_gateway_config("/x/mcp.json", &text).expect("valid");
+    let names: Vec<&str> = c.servers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["fs", "web", "off"], "file order");
+    assert!(matches!(
+        &c.servers[0].transport,
+        Some(ServerTransport::Stdio { command, cwd: Some(cwd), .. }) if command == "npx" && cwd == "sub"
+    ));
+    assert!(matches!(
+        &c.servers[1].transport,
+        Some(ServerTransport::Http { .. })
+    ));
+    assert!(c.servers[2].disabled && c.servers[2].transport.is_none());
+    assert_eq!(c.holaryn.approval_fallback, ApprovalFallback::Allow);
+    assert_eq!(c.holaryn.call_timeout_ms, Some(1000));
+    assert_eq!(
+        c.holaryn.activity_file.as_deref(),
+        Some("a.jsonl"),
+        "paths as written"
+    );
+    assert!(c.positions.contains_key("/holaryn/activityFile"));
+    // What the host gets: the shape the gateway used before the core checked it.
+    let js = serde_json::to_value(&c).expect("serialises");
+    assert_eq!(
+        js["servers"][0],
+        json!({"name": "fs", "kind": "stdio", "command": "npx", "args": ["-y", "x"], "env": {"A": "1"}, "cwd": "sub"})
+    );
+    assert_eq!(js["servers"][2], json!({"name": "off", "disabled": true}));
+    assert_eq!(js["holaryn"]["approvalFallback"], "allow");
+    let none = parse_gateway_config("c.json", r#"{"mcpServers": {}}"#).expect("valid");
+    assert_eq!(none.holaryn.approval_fallback, ApprovalFallback::Deny);
+}
+
+#[test]
+fn names_file_pointer_line_column_and_the_problem() {
+    let e = bad_text(
+        "{\n  \"mcpServers\": {\n    \"fs\": {\"command\": \"npx\", \"args\": [\"-y\", 7]}\n  }\n}",
+    );
+    assert_eq!(e.pointer.as_deref(), Some("/mcpServers/fs/args"));
+    assert_eq!((e.line, e.column), (Some(3), Some(38)));
+    assert_eq!(e.message, "must be an array of strings");
+}
+
+#[test]
+fn invalid_json_is_located_where_parsing_stopped() {
+    let e = bad_text("{\n  \"mcpServers\": {,}\n}");
+    assert_eq!(e.pointer.as_deref(), Some(""));
+    assert_eq!(e.line, Some(2));
+    assert!(e.message.starts_with("not valid JSON ("), "{}", e.message);
+    assert!(!e.message.contains("column"), "{}", e.message);
+    // A byte-order mark is no error.
+    assert!(parse_gateway_config("c.json", "\u{feff}{\"mcpServers\": {}}").is_ok());
+}
+
+#[test]
+fn every_rule_refuses_at_its_pointer() {
+    for (config, pointer, message) in [
+        (json!([]), "", "must be a JSON object"),
+        (
+            json!({}),
+            "/mcpServers",
+            "must be an object of named servers",
+        ),
+        (
+            json!({"mcpServers": {}, "extra": 1}),
+            "/extra",
+            "unknown key",
+        ),
+        (
+            json!({"mcpServers": {"a": {}}}),
+            "/mcpServers/a",
+            "needs \"command\"",
+        ),
+        (
+            json!({"mcpServers": {"a": 1}}),
+            "/mcpServers/a",
+            "must be an object",
+        ),
+        (
+            json!({"mcpServers": {"a": {"command": "x", "url": "http://h/"}}}),
+            "/mcpServers/a",
+            "not both",
+        ),
+        (
+            json!({"mcpServers": {"a": {"url": "file:///etc/passwd"}}}),
+            "/mcpServers/a/url",
+            "must be an http: or https: URL",
+        ),
+        (
+            json!({"mcpServers": {"a": {"url": "http://h:99999/"}}}),
+            "/mcpServers/a/url",
+            "not a valid URL",
+        ),
+        (
+            json!({"mcpServers": {"a": {"url": 5}}}),
+            "/mcpServers/a/url",
+            "must be a string",
+        ),
+        (
+            json!({"mcpServers": {"a": {"command": 5}}}),
+            "/mcpServers/a/command",
+            "must be a string",
+        ),
+        (
+            json!({"mcpServers": {"a": {"command": " "}}}),
+            "/mcpServers/a/command",
+            "must not be empty",
+        ),
+        (
+            json!({"mcpServers": {"a": {"command": "x", "cwd": null}}}),
+            "/mcpServers/a/cwd",
+            "must be a string",
+        ),
+        (
+            json!({"mcpServers": {"a b": {"command": "x"}}}),
+            "/mcpServers/a b",
+            "a server name must be",
+        ),
+        (
+            json!({"mcpServers": {"x/y": {"command": "x"}}}),
+            "/mcpServers/x~1y",
+            "a server name must be",
+        ),
+        (
+            json!({"mcpServers": {"holaryn": {"command": "x"}}}),
+            "/mcpServers/holaryn",
+            "provider id `holaryn` is reserved",
+        ),
+        (
+            json!({"mcpServers": {"a": {"command": "x", "env": {"N": 1}}}}),
+            "/mcpServers/a/env",
+            "must be an object of strings",
+        ),
+        (
+            json!({"mcpServers": {"a": {"url": "http://h/", "headers": []}}}),
+            "/mcpServers/a/headers",
+            "must be an object of strings",
+        ),
+        (
+            json!({"mcpServers": {}, "holaryn": []}),
+            "/holaryn",
+            "must be an object",
+        ),
+        (
+            json!({"mcpServers": {}, "holaryn": {"bogus": true}}),
+            "/holaryn/bogus",
+            "unknown setting (known: boundedCodeMode, policyFile,",
+        ),
+        (
+            json!({"mcpServers": {}, "holaryn": {"approvalFallback": "ask"}}),
+            "/holaryn/approvalFallback",
+            "must be one of \"deny\", \"allow\"",
+        ),
+        (
+            json!({"mcpServers": {}, "holaryn": {"callTimeoutMs": -1}}),
+            "/holaryn/callTimeoutMs",
+            "positive whole number",
+        ),
+        (
+            json!({"mcpServers": {}, "holaryn": {"boundedCodeMode": "yes"}}),
+            "/holaryn/boundedCodeMode",
+            "true or false",
+        ),
+        (
+            json!({"mcpServers": {}, "holaryn": {"policyFile": ""}}),
+            "/holaryn/policyFile",
+            "non-empty string",
+        ),
+        (
+            json!({"mcpServers": {}, "holaryn": {"hiddenProviders": [1]}}),
+            "/holaryn/hiddenProviders",
+            "array of strings",
+        ),
+        (
+            json!({"mcpServers": {}, "holaryn": {"rules": []}}),
+            "/holaryn/rules",
+            "must be an object like",
+        ),
+        // The policy's own rules, at their place in this file.
+        (
+            json!({"mcpServers": {}, "holaryn": {"rules": {"deny": ["ok", "a b"]}}}),
+            "/holaryn/rules/deny/1",
+            "whitespace",
+        ),
+        (
+            json!({"mcpServers": {}, "holaryn": {"rules": {"block": []}}}),
+            "/holaryn/rules/block",
+            "unknown key",
+        ),
+        (
+            json!({"mcpServers": {}, "holaryn": {"profileAllowedTools": ["*", "**"]}}),
+            "/holaryn/profileAllowedTools/1",
+            "",
+        ),
+    ] {
+        let e = bad(config.clone());
+        assert_eq!(e.pointer.as_deref(), Some(pointer), "{config}: {e}");
+        assert!(e.message.contains(message), "{config}: {}", e.message);
+    }
+}
+
+#[test]
+fn the_first_problem_in_file_order_is_reported() {
+    let e = bad_text(r#"{"mcpServers": {"b": {}, "a": {}}, "holaryn": {"bogus": 1}}"#);
+    assert_eq!(e.pointer.as_deref(), Some("/mcpServers/b"));
+    let e = bad_text(r#"{"zzz": 1, "mcpServers": {"a": {}}}"#);
+    assert_eq!(e.pointer.as_deref(), Some("/zzz"));
+}
+
+#[test]
+fn a_missing_value_is_placed_at_its_parent() {
+    let e = bad_text("\n\n  {\"holaryn\": {}}");
+    assert_eq!(e.pointer.as_deref(), Some("/mcpServers"));
+    assert_eq!((e.line, e.column), (Some(3), Some(3)));
+}
+
+#[test]
+fn server_names_follow_the_core_provider_id_rule() {
+    // The core reserves exactly `holaryn` (ids compare case-sensitively, as policies match them).
+    let c = parse_gateway_config("c.json", r#"{"mcpServers": {"Holaryn": {"command": "x"}}}"#);
+    assert!(c.is_ok(), "{c:?}");
+    let e = bad(json!({"mcpServers": {"holaryn": {"disabled": true}}}));
+    assert_eq!(e.pointer.as_deref(), Some("/mcpServers/holaryn"));
+}
+
+#[test]
+fn a_disabled_server_is_not_checked_further() {
+    let c = parse_gateway_config(
+        "c.json",
+        r#"{"mcpServers": {"a": {"disabled": true, "url": "ftp://x"}}}"#,
+    )
+    .expect("valid");
+    assert!(c.servers[0].disabled);
+}
