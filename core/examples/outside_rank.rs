@@ -1,8 +1,8 @@
 //! The outside yardstick's native ranker (benchmarks/outside/): registers a
 //! catalog file or directory as the CLI does (a file is one provider, named by
 //! its `server` field or stem; a directory one provider per file, names
-//! qualified; refused names namespaced, other refused tools skipped and
-//! listed) and ranks every request.
+//! qualified; refused names namespaced by the core's catalog rule, other
+//! refused tools skipped and listed) and ranks every request.
 //! `cargo run --release -p holaryn-core --example outside_rank -- CATALOG REQUESTS.jsonl [--vectors V.json] [--texts] [--skipped]`
 //!
 //! Default: one JSON line per request, `{"id", "lexical", "lexicalUs", "why"}`
@@ -16,7 +16,7 @@ mod catalogs;
 
 use holaryn_core::search::embed::{text_key, tool_text};
 use holaryn_core::Runtime;
-use holaryn_core::{parse_provider_list, CatalogOptions};
+use holaryn_core::{parse_catalog, parse_provider_list, CatalogOptions};
 use holaryn_core::{EmbedFailure, SearchStep};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -43,9 +43,10 @@ fn fused(rt: &mut Runtime, sid: &str, q: &str) -> Vec<String> {
 }
 
 /// Register `text` as one provider, as `holaryn rank --catalog FILE` does: a
-/// tool whose name is refused is namespaced `provider/localName` and the list
-/// registered again (js/cli/catalog-rule.mjs); returns the renamed tools
-/// (old -> new) and the tools still skipped.
+/// tool whose name is refused is kept as `provider/localName` when that is
+/// accepted (the core's `CatalogOptions::qualify_refused_names`, which
+/// js/cli/catalog-rule.mjs uses too); returns the renamed tools (old -> new)
+/// and the tools still skipped.
 fn register(
     rt: &mut Runtime,
     file: &str,
@@ -53,40 +54,20 @@ fn register(
     opts: &CatalogOptions,
     renamed: &mut BTreeMap<String, String>,
 ) -> Vec<Value> {
-    let mut list = parse_provider_list(file, text, opts).expect("a catalog");
-    loop {
-        let sync = rt
-            .sync_provider_list(list.clone(), 0)
-            .expect("registration");
-        let mut again = false;
-        for s in &sync.skipped {
-            let code = serde_json::to_value(s.code).unwrap_or_default();
-            let name_refused = s.field.as_deref() == Some("name")
-                && matches!(
-                    code.as_str(),
-                    Some("descriptor.reserved_name" | "descriptor.invalid_name")
-                );
-            let to = format!(
-                "{}/{}",
-                list.provider.id,
-                s.local_name.as_deref().unwrap_or(&s.name)
-            );
-            if let Some(spec) = list.specs.iter_mut().find(|x| x.name == s.name) {
-                if name_refused && !renamed.contains_key(&s.name) && to != s.name {
-                    renamed.insert(s.name.clone(), to.clone());
-                    spec.name = to;
-                    again = true;
-                }
-            }
-        }
-        if !again {
-            return sync
-                .skipped
-                .iter()
-                .map(|s| serde_json::to_value(s).unwrap_or_default())
-                .collect();
-        }
+    let opts = CatalogOptions {
+        qualify_refused_names: true,
+        ..opts.clone()
+    };
+    // The notes come with the whole catalog; the list skips what is still refused.
+    if let Ok(parsed) = parse_catalog(file, text, &opts) {
+        renamed.extend(parsed.renamed.into_iter().map(|r| (r.from, r.to)));
     }
+    let list = parse_provider_list(file, text, &opts).expect("a catalog");
+    let sync = rt.sync_provider_list(list, 0).expect("registration");
+    sync.skipped
+        .iter()
+        .map(|s| serde_json::to_value(s).unwrap_or_default())
+        .collect()
 }
 
 /// The files of a catalog path and how each registers: a file as one

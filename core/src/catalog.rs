@@ -6,9 +6,10 @@
 //! The core reads no files: hosts pass the path (for messages) and the text.
 
 use crate::registry::{Listing, SkippedTool};
-use crate::validate::kind_of;
+use crate::validate::{kind_of, name_refusal};
 use holaryn_model::{Annotations, Provider, ToolSpec, Trust};
 use holaryn_model::{Error, ErrorCode, Result};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// Options for turning a catalog into specs.
@@ -22,12 +23,51 @@ pub struct CatalogOptions {
     pub source: Option<String>,
     /// Trust to give every tool (default `untrusted`).
     pub trust: Option<Trust>,
+    /// Keep a tool whose name the registry refuses (`descriptor.invalid_name`,
+    /// `descriptor.reserved_name`: `tool_search`, a `toolh_` name, `other/x`)
+    /// under its provider-qualified name `provider/localName` when the
+    /// registry accepts that name, noted in [`ParsedCatalog::renamed`]. A name
+    /// the qualified form does not fix is left as it is (and refused as before).
+    pub qualify_refused_names: bool,
+}
+
+/// A tool [`CatalogOptions::qualify_refused_names`] renamed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Renamed {
+    /// The name as the catalog gave it.
+    pub from: String,
+    /// The provider-qualified name it is kept under.
+    pub to: String,
+    /// Why `from` is refused.
+    pub code: ErrorCode,
+    /// The refusal, for a human.
+    pub message: String,
+}
+
+/// A parsed catalog: its tools and the ones renamed on the way.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParsedCatalog {
+    /// The tools, in catalog order.
+    pub specs: Vec<ToolSpec>,
+    /// The tools renamed by [`CatalogOptions::qualify_refused_names`], in catalog order.
+    pub renamed: Vec<Renamed>,
 }
 
 /// Parse catalog text; `file` names the file in errors.
 pub fn parse_catalog_text(file: &str, text: &str, opts: &CatalogOptions) -> Result<Vec<ToolSpec>> {
+    parse_catalog(file, text, opts).map(|c| c.specs)
+}
+
+/// Parse catalog text with what was renamed on the way (see
+/// [`CatalogOptions::qualify_refused_names`]); `file` names the file in errors.
+pub fn parse_catalog(file: &str, text: &str, opts: &CatalogOptions) -> Result<ParsedCatalog> {
     let value: Value = serde_json::from_str(text).map_err(|e| json_error(file, text, &e))?;
-    parse_catalog_value(file, &value, opts)
+    let parsed = entries(file, &value, opts)?;
+    Ok(ParsedCatalog {
+        specs: parsed.tools.into_iter().collect::<Result<_>>()?,
+        renamed: parsed.renamed,
+    })
 }
 
 fn json_error(file: &str, text: &str, e: &serde_json::Error) -> Error {
@@ -83,10 +123,12 @@ pub fn parse_provider_list(file: &str, text: &str, opts: &CatalogOptions) -> Res
     Ok(list)
 }
 
-/// A catalog's provider and its entries, each a spec or the error that says why it is none.
+/// A catalog's provider and its entries, each a spec or the error that says
+/// why it is none, and the specs renamed by `qualify_refused_names`.
 struct Entries {
     provider: Provider,
     tools: Vec<Result<ToolSpec>>,
+    renamed: Vec<Renamed>,
 }
 
 fn entries(file: &str, value: &Value, opts: &CatalogOptions) -> Result<Entries> {
@@ -121,14 +163,50 @@ fn entries(file: &str, value: &Value, opts: &CatalogOptions) -> Result<Entries> 
     };
     let provider = provider_for(file, meta, opts);
     let base = if meta.is_some() { "/tools" } else { "" };
+    let mut renamed = Vec::new();
     let tools = tools
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            tool_spec(t, &provider, opts).map_err(|m| malformed(&format!("{base}/{i}"), m))
+            let mut spec =
+                tool_spec(t, &provider, opts).map_err(|m| malformed(&format!("{base}/{i}"), m))?;
+            if opts.qualify_refused_names {
+                renamed.extend(qualify_refused(&mut spec));
+            }
+            Ok(spec)
         })
         .collect();
-    Ok(Entries { provider, tools })
+    Ok(Entries {
+        provider,
+        tools,
+        renamed,
+    })
+}
+
+/// The rule of [`CatalogOptions::qualify_refused_names`] for one spec: when
+/// the registry refuses its name and would accept `provider/localName`, it
+/// takes that name.
+fn qualify_refused(spec: &mut ToolSpec) -> Option<Renamed> {
+    let refusal = name_refusal(spec)?;
+    let to = format!(
+        "{}/{}",
+        spec.provider.id,
+        spec.local_name.as_deref().unwrap_or(&spec.name)
+    );
+    if to == spec.name {
+        return None;
+    }
+    let from = std::mem::replace(&mut spec.name, to);
+    if name_refusal(spec).is_some() {
+        spec.name = from;
+        return None;
+    }
+    Some(Renamed {
+        from,
+        to: spec.name.clone(),
+        code: refusal.code,
+        message: refusal.message,
+    })
 }
 
 fn provider_for(file: &str, meta: Option<&Map<String, Value>>, opts: &CatalogOptions) -> Provider {

@@ -48,7 +48,8 @@ pub use activity::{ActivityKind, ActivityRecord};
 pub use availability::{availability, ApprovalReason, Availability, AvailabilityState};
 pub use builtin::code_tool_entry;
 pub use catalog::{
-    parse_catalog_text, parse_catalog_value, parse_provider_list, CatalogOptions, ProviderList,
+    parse_catalog, parse_catalog_text, parse_catalog_value, parse_provider_list, CatalogOptions,
+    ParsedCatalog, ProviderList, Renamed,
 };
 pub use code::{CodeLimits, CodeResult, CodeStatus};
 pub use config::{resolve_switch, ENV_CODE_MODE, ENV_DYNAMIC};

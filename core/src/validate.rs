@@ -105,6 +105,20 @@ pub fn check_name(tool: &str, field: &str, name: &str) -> Result<()> {
     Ok(())
 }
 
+/// Why the registry refuses `spec`'s canonical name, if it does: its shape
+/// ([`check_name`], `descriptor.invalid_name`) or what it reads as
+/// ([`holaryn_model::check_reserved_names`] on the field `name`,
+/// `descriptor.reserved_name`). The same checks, in the same order, as
+/// [`normalise`] starts with.
+pub fn name_refusal(spec: &ToolSpec) -> Option<Error> {
+    if let Err(e) = check_name(&spec.name, "name", &spec.name) {
+        return Some(e);
+    }
+    holaryn_model::check_reserved_names(spec)
+        .err()
+        .filter(|e| e.field.as_deref() == Some("name"))
+}
+
 /// Check that `schema` is a valid JSON Schema (against its draft's meta-schema).
 pub fn check_schema(tool: &str, field: &str, schema: &Value, metas: &MetaCache) -> Result<()> {
     let invalid = |msg: String, pointer: Option<String>| {
