@@ -63,6 +63,39 @@ sample(
     providerId: "gh",
   }),
 );
+sample(
+  "T.ParsedCatalog",
+  HolarynRuntime.parseCatalogWithNotes(
+    "bench.json",
+    JSON.stringify({ tools: [{ name: "tool_search" }, { name: "x", inputSchema: { type: "object" } }] }),
+    { qualifyRefusedNames: true },
+  ),
+);
+sample(
+  "T.GatewayConfig",
+  HolarynRuntime.parseGatewayConfig(
+    "mcp.json",
+    JSON.stringify({
+      mcpServers: {
+        fs: { command: "npx", args: ["-y", "x"], env: { A: "1" }, cwd: "sub" },
+        web: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer t" } },
+        off: { disabled: true },
+      },
+      holaryn: {
+        boundedCodeMode: true,
+        policyFile: "p.json",
+        rules: { deny: ["fs/*"] },
+        profileAllowedTools: ["*"],
+        hiddenProviders: ["web"],
+        approvalFallback: "allow",
+        activityFile: "a.jsonl",
+        qualifyNames: true,
+        callTimeoutMs: 1000,
+        callbackTimeoutMs: 2000,
+      },
+    }),
+  ),
+);
 sample("T.ToolDescriptor[]", rt.tools());
 // A re-list that skips a malformed tool and an entry that is no tool (rows and records below show them too).
 sample(

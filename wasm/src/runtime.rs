@@ -6,7 +6,8 @@ use crate::session::HolarynSession;
 use crate::shared::Shared;
 use holaryn_core::SessionOptions;
 use holaryn_core::Update;
-use holaryn_core::{parse_catalog_text, parse_provider_list, CatalogOptions};
+use holaryn_core::{parse_catalog, parse_catalog_text, parse_provider_list, CatalogOptions};
+use holaryn_core::parse_gateway_config;
 use holaryn_core::{resolve_switch, ENV_CODE_MODE, ENV_DYNAMIC};
 use holaryn_core::{Runtime, ToolSpec};
 use holaryn_model::ProviderStatus;
@@ -44,6 +45,8 @@ struct CatalogOpts {
     source: Option<String>,
     #[serde(default)]
     trust: Option<Trust>,
+    #[serde(default)]
+    qualify_refused_names: bool,
 }
 
 #[derive(Deserialize, Default)]
@@ -69,6 +72,7 @@ fn catalog_options(options: JsValue) -> Result<CatalogOptions, JsValue> {
         qualify_names: o.qualify_names,
         source: o.source,
         trust: o.trust,
+        qualify_refused_names: o.qualify_refused_names,
     })
 }
 
@@ -403,5 +407,25 @@ impl HolarynRuntime {
     ) -> Result<JsValue, JsValue> {
         let opts = catalog_options(options)?;
         to_js(&js(parse_catalog_text(file, text, &opts))?)
+    }
+
+    /// Parse a catalog file without registering it, with the tools
+    /// `qualifyRefusedNames` renamed (the CLI prints them as notes).
+    #[wasm_bindgen(js_name = parseCatalogWithNotes, unchecked_return_type = "ParsedCatalog")]
+    pub fn parse_catalog_with_notes(
+        file: &str,
+        text: &str,
+        #[wasm_bindgen(unchecked_optional_param_type = "CatalogOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let opts = catalog_options(options)?;
+        to_js(&js(parse_catalog(file, text, &opts))?)
+    }
+
+    /// Check a `holaryn gateway` config file (`file` for messages, `text` as
+    /// read): the typed config (paths as written), or a `ConfigError`
+    /// (`config.invalid`) with the file, JSON pointer and line:column.
+    #[wasm_bindgen(js_name = parseGatewayConfig, unchecked_return_type = "GatewayConfig")]
+    pub fn parse_gateway_config(file: &str, text: &str) -> Result<JsValue, JsValue> {
+        to_js(&js(parse_gateway_config(file, text))?)
     }
 }

@@ -53,9 +53,36 @@ export interface RegistryChange { oldVersion: string; newVersion: string; added:
 /**
  * How a catalog file becomes tools: `providerId` (default: the file's `server` field, else its name), names
  * `providerId/name` with `qualifyNames: true` (default: as written), and the `source` (default `mcp`) and
- * `trust` (default `untrusted`) every tool gets.
+ * `trust` (default `untrusted`) every tool gets. `qualifyRefusedNames: true`: a tool whose name the registry
+ * refuses (`tool_search`, a `toolh_` name, another provider's `p/x`) is kept as `providerId/localName` when
+ * that is accepted (`parseCatalogWithNotes` lists them); a name that does not fix is left to be refused.
  */
-export interface CatalogOptions { providerId?: string; qualifyNames?: boolean; source?: Source; trust?: Trust; }
+export interface CatalogOptions {
+  providerId?: string; qualifyNames?: boolean; source?: Source; trust?: Trust; qualifyRefusedNames?: boolean;
+}
+/** A tool `qualifyRefusedNames` renamed: `from` as the catalog named it, `to` as it is kept, and the refusal of `from`. */
+export interface RenamedTool { from: string; to: string; code: OutcomeCode; message: string; }
+/** What `parseCatalogWithNotes` returns: the tools, and those renamed on the way. */
+export interface ParsedCatalog { specs: ToolSpec[]; renamed: RenamedTool[]; }
+
+/** A `holaryn gateway` server: stdio (`command`), Streamable HTTP (`url`), or `disabled` (nothing else set). */
+export type GatewayServer =
+  | { name: string; kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { name: string; kind: "http"; url: string; headers: Record<string, string> }
+  | { name: string; disabled: true };
+/** The `"holaryn"` settings of a gateway config; paths as written (relative to the config file). */
+export interface GatewaySettings {
+  boundedCodeMode?: boolean; policyFile?: string; rules?: PolicyRules; profileAllowedTools?: string[];
+  hiddenProviders?: string[]; approvalFallback: "deny" | "allow"; activityFile?: string; qualifyNames?: boolean;
+  callTimeoutMs?: number; callbackTimeoutMs?: number;
+}
+/**
+ * A checked `holaryn gateway` config (`parseGatewayConfig`). `positions`: where the settings that name files
+ * (`/holaryn/policyFile`, `/holaryn/activityFile`) start, for errors about reading or writing them.
+ */
+export interface GatewayConfig {
+  servers: GatewayServer[]; holaryn: GatewaySettings; positions: { [pointer: string]: { line: number; column: number } };
+}
 
 /**
  * A tool a provider listed that the core refused (skipped; its siblings registered). `name`: the name it would
