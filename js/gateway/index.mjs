@@ -33,6 +33,7 @@ export function sessionOptionsOf(config) {
         config.file,
         "/holaryn/policyFile",
         `cannot read ${h.policyFile} (${e.code ?? e.message})`,
+        config.positions?.["/holaryn/policyFile"],
       );
     }
     opts.projectPolicy = { path: h.policyFile, text };
@@ -57,7 +58,16 @@ export async function startGateway({ config, log = () => {}, timers, ui = false 
   const sessionOptions = () => ({ ...base, ...(policy ? { projectPolicy: policy } : {}) });
   if (cfg.holaryn.activityFile) {
     const file = cfg.holaryn.activityFile;
-    appendFileSync(file, "");
+    try {
+      appendFileSync(file, "");
+    } catch (e) {
+      throw new GatewayConfigError(
+        cfg.file,
+        "/holaryn/activityFile",
+        `cannot write ${file} (${e.code ?? e.message})`,
+        cfg.positions?.["/holaryn/activityFile"],
+      );
+    }
     runtime.addEventListener((ev) => {
       if (ev.type === "activity") {
         const { type: _type, ...record } = ev;
