@@ -21,32 +21,24 @@ export function describe(err, file) {
   return `${where ? `${where}: ` : ""}${err.detail ?? err.message} (${err.code ?? "error"})`;
 }
 
-// Codes under which the core refuses a tool's name. A refused name that the
-// provider-qualified form `<provider>/<name>` makes acceptable (a name the
-// runtime reserves for its own tools, like `tool_search`) is kept under that
-// namespace, with a note, instead of refusing the whole catalog. Which names
-// are refused is the core's rule: the CLI only retries what the core refused,
-// and a name the namespace does not fix still refuses the catalog.
-const NAME_REFUSALS = new Set(["descriptor.invalid_name", "descriptor.reserved_name"]);
-
-/** Register one catalog file's tools as one provider; returns notes on the tools it namespaced. */
+/**
+ * Register one catalog file's tools as one provider; returns notes on the tools it namespaced. A tool whose
+ * name the core refuses but would accept as `<provider>/<name>` (a name the runtime reserves for its own tools,
+ * like `tool_search`) is kept under that namespace instead of refusing the whole catalog: the core's catalog
+ * rule (`qualifyRefusedNames`), which also says what it renamed. A name the namespace does not fix still
+ * refuses the catalog.
+ */
 export function registerFile(runtime, file, text, opts) {
-  const specs = runtime.constructor.parseCatalog(file, text, opts ?? {});
-  const refused = new Map(); // namespaced name -> the core's refusal of the original
-  for (;;) {
-    try {
-      runtime.syncProvider(specs[0]?.provider?.id ?? basename(file), specs);
-      return [...refused].map(([to, e]) => `${basename(file)}: ${e.detail ?? e.message}; ranked as \`${to}\``);
-    } catch (e) {
-      const spec = NAME_REFUSALS.has(e.code) && e.field === "name" ? specs.find((s) => s.name === e.tool) : undefined;
-      if (!spec) throw new CliError(describe(e, file));
-      if (refused.has(spec.name)) throw new CliError(describe(refused.get(spec.name), file));
-      const namespaced = `${spec.provider.id}/${spec.localName ?? spec.name}`;
-      if (namespaced === spec.name) throw new CliError(describe(e, file));
-      refused.set(namespaced, e);
-      spec.name = namespaced;
-    }
+  const { specs, renamed } = runtime.constructor.parseCatalogWithNotes(file, text, {
+    ...opts,
+    qualifyRefusedNames: true,
+  });
+  try {
+    runtime.syncProvider(specs[0]?.provider?.id ?? basename(file), specs);
+  } catch (e) {
+    throw new CliError(describe(e, file));
   }
+  return renamed.map((r) => `${basename(file)}: ${r.message}; ranked as \`${r.to}\``);
 }
 
 /** Register a ToolSpec array file (`*.tools.json`). */
