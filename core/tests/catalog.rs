@@ -40,6 +40,13 @@ fn register(specs: Vec<ToolSpec>) -> Result<Runtime, Error> {
     Ok(rt)
 }
 
+fn refused(specs: Vec<ToolSpec>) -> Error {
+    match register(specs) {
+        Ok(_) => panic!("registered"),
+        Err(e) => e,
+    }
+}
+
 fn names(c: &ParsedCatalog) -> Vec<&str> {
     c.specs.iter().map(|s| s.name.as_str()).collect()
 }
@@ -119,8 +126,8 @@ fn a_name_the_qualified_form_does_not_fix_is_refused_as_before() {
     assert!(with.renamed.is_empty());
     let without = parse_catalog("p.json", &text, &CatalogOptions::default()).expect("parses");
     assert_eq!(with.specs, without.specs);
-    let a = register(with.specs).err().expect("refused");
-    let b = register(without.specs).err().expect("refused");
+    let a = refused(with.specs);
+    let b = refused(without.specs);
     assert_eq!(a, b);
     assert_eq!(
         (a.code, a.field.as_deref()),
@@ -134,7 +141,7 @@ fn without_the_option_nothing_is_renamed() {
     let c = parse_catalog("bench.json", &text, &CatalogOptions::default()).expect("parses");
     assert_eq!(names(&c), ["tool_search"]);
     assert!(c.renamed.is_empty());
-    let e = register(c.specs).err().expect("refused");
+    let e = refused(c.specs);
     assert_eq!(e.code, Code::DescriptorReservedName);
 }
 
