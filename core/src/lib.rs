@@ -18,7 +18,6 @@ pub mod activity;
 pub mod availability;
 pub mod builtin;
 pub mod catalog;
-pub mod code;
 pub mod config;
 pub mod content;
 pub mod deferred;
@@ -50,12 +49,12 @@ mod version_tree;
 // `holaryn-model` and is re-exported here for hosts that depend on the core only.
 pub use activity::{ActivityKind, ActivityRecord};
 pub use availability::{Availability, AvailabilityState};
-pub use code::{CodeLimits, CodeResult, CodeStatus};
 pub use deferred::{ExportMode, ExportOptions};
 pub use gate::{
     ApprovalAnswer, ApprovalRequest, CallOutcome, CallPath, CallStatus, ExecAnswer, ExecuteRequest,
     GateStep, HookAnswer, HookPhase, HookRequest, ScreenAnswer, ScreenRequest, Stage,
 };
+pub use holaryn_code::{CodeLimits, CodeResult, CodeStatus};
 pub use holaryn_model::{
     json_len, meaning, Code, Error, ErrorCode, Meaning, Result, Source, ToolDescriptor, ToolSpec,
     RUNTIME_PROVIDER, RUNTIME_TOOL_NAMES,

@@ -6,7 +6,7 @@
 mod common;
 
 use common::secret;
-use holaryn_core::code::{compile, CodeLimits, Template};
+use holaryn_code::{compile, CodeLimits, Template};
 use holaryn_core::formats::parse_call;
 use holaryn_core::gate::{CallStatus, GateStep};
 use holaryn_core::session::SessionOptions;

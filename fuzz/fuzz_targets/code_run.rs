@@ -11,11 +11,11 @@
 //! `schemas/code-result.schema.json`.
 #![no_main]
 
-use holaryn_core::code::{
+use holaryn_code::{
     compile, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome,
-    LimitsRequest, RowStatus, HANDLE_PREFIX,
+    LimitsRequest, RowStatus,
 };
-use holaryn_core::{Code, ErrorCode};
+use holaryn_model::{Code, ErrorCode, HANDLE_PREFIX};
 use holaryn_fuzz::{gen, inside, Bytes};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
@@ -79,7 +79,7 @@ fn limits(s: &mut Bytes) -> CodeLimits {
     }
 }
 
-fn run(program: holaryn_core::code::Program, limits: CodeLimits, sites: u32, s: &mut Bytes) {
+fn run(program: holaryn_code::Program, limits: CodeLimits, sites: u32, s: &mut Bytes) {
     let start = u64::from(s.u16()) * 1_000;
     let mut now = start;
     let mut deadline = None;

@@ -8,9 +8,9 @@
 use serde_json::{Map, Value};
 
 /// Every handle literal starts with this (the one home is `validate`).
-pub use holaryn_model::HANDLE_PREFIX;
+pub(crate) use holaryn_model::HANDLE_PREFIX;
 
-/// A compiled bounded-code program, ready for [`crate::code::CodeRun::start`].
+/// A compiled bounded-code program, ready for [`crate::CodeRun::start`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
     pub(crate) statements: Vec<Statement>,
@@ -27,7 +27,7 @@ impl Program {
     pub fn call_sites(&self) -> u32 {
         u32::try_from(self.statements.len()).unwrap_or(u32::MAX)
     }
-    /// Syntax nodes counted while checking (see [`crate::code::check`]).
+    /// Syntax nodes counted while checking (what counts as one: `check.rs`).
     pub fn nodes(&self) -> u32 {
         self.nodes
     }

@@ -1,8 +1,8 @@
 //! Compile: size check, token guard, parse, then check the AST into a [`Program`].
 //!
 //! Nothing here evaluates anything: the parser only builds a syntax tree and
-//! the checker ([`crate::code::check`]) keeps the few shapes the language
-//! allows. Every rejection is an [`Error`](crate::Error) with a stable code, a message that
+//! the checker (`check.rs`) keeps the few shapes the language
+//! allows. Every rejection is an [`Error`](holaryn_model::Error) with a stable code, a message that
 //! names the construct or limit, and a 1-based line:column (UTF-16 code
 //! units) of where it starts.
 //!
@@ -29,7 +29,7 @@
 //!    first, offsets unchanged) — a failure is `code.syntax` at the offset
 //!    the parser reports, or for a lexical error the guard's exact one.
 //! 4. **Check** — one pre-order walk in source order; see
-//!    [`crate::code::check`] for what counts as a node.
+//!    `check.rs` for what counts as a node.
 
 use super::check::Checker;
 use super::escapes;

@@ -9,17 +9,17 @@
 //! | `Failed`                                             | `failed`           | `failed`         | the gate's code      |
 //! | `TimedOut`                                           | `timed_out`        | `timed_out`      | `call.timed_out`     |
 //! | `CutOff` (the deadline came before it executed; durationMs 0) | `timed_out` | `timed_out`   | `call.timed_out`     |
-//! | `Cancelled` (or [`crate::code::PendingCall::cancel`]) | `cancelled`       | `cancelled`      | `call.cancelled`     |
+//! | `Cancelled` (or [`crate::PendingCall::cancel`])       | `cancelled`       | `cancelled`      | `call.cancelled`     |
 //! | `OutputTooLarge`                                     | `output_too_large` | `limit_exceeded` | `output.too_large`   |
 //!
 //! Denial codes are those for which [`Code::is_denial`] is true.
 
-use super::result::{CodeStatus, RowStatus};
+use crate::result::{CodeStatus, RowStatus};
 use holaryn_model::Code;
 use serde_json::Value;
 
 /// What the host (the gate) says about one call the interpreter yielded.
-/// Not the gate's own [`crate::gate::CallOutcome`]: this is its summary for the run.
+/// Not the gate's own [`CallOutcome`](holaryn_model::CallOutcome): this is its summary for the run.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InnerCallOutcome {
     /// The tool returned `output` after `duration_ms`.

@@ -24,7 +24,7 @@ pub struct CodeLimits {
     pub max_output_bytes: u64,
     /// Most bytes of program source (UTF-8).
     pub max_source_bytes: u32,
-    /// Most syntax nodes (see [`crate::code::check`] for what counts).
+    /// Most syntax nodes (what counts as one: `check.rs`).
     pub max_nodes: u32,
 }
 

@@ -1,17 +1,17 @@
 //! Bounded code: the run state machine with a scripted host and a fake clock.
 
-use holaryn_core::code::{
+use holaryn_code::{
     compile, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome, PendingCall,
     Program, RowStatus,
 };
-use holaryn_core::Code;
+use holaryn_model::Code;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
+        .join("../..")
         .join(path)
 }
 

@@ -5,10 +5,10 @@
 //! compiled program is also run against a random scripted host and its result
 //! checked against the published schema.
 
-use holaryn_core::code::{
+use holaryn_code::{
     compile, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome,
 };
-use holaryn_core::Code;
+use holaryn_model::Code;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -164,7 +164,7 @@ impl Rng {
 }
 
 fn seeds() -> Vec<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/code");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/code");
     let mut out = vec![
         std::fs::read_to_string(dir.join("golden-completed.py")).unwrap_or_default(),
         "first = call(\"toolh_a1b2\", {\"path\": \"notes.txt\"})\ncall(\"toolh_c3d4\", {\"content\": first})\n".into(),
@@ -295,7 +295,7 @@ fn random_limits(rng: &mut Rng) -> CodeLimits {
 /// Run a compiled program against a random host and check the result's invariants.
 fn run(
     rng: &mut Rng,
-    program: holaryn_core::code::Program,
+    program: holaryn_code::Program,
     limits: CodeLimits,
     validator: &jsonschema::Validator,
 ) {
@@ -360,7 +360,8 @@ fn run(
 }
 
 fn schema() -> jsonschema::Validator {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schemas/code-result.schema.json");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schemas/code-result.schema.json");
     let text = std::fs::read_to_string(path).expect("schema");
     jsonschema::validator_for(&serde_json::from_str(&text).expect("json")).expect("valid schema")
 }

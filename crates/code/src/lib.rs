@@ -33,7 +33,7 @@
 //! `return`, `assert`, `raise`, `yield`, `await`, names used before
 //! assignment, nested calls, bare expressions). Syntax errors are
 //! `code.syntax`; static limits (source bytes, nodes, call sites) are
-//! `code.limit` — see [`parse`] for the order of checks and [`check`] for
+//! `code.limit` — see `parse.rs` for the order of checks and `check.rs` for
 //! the exact node-count rule.
 //!
 //! # Running
@@ -42,12 +42,12 @@
 //! [`PendingCall`] (handle, substituted arguments, deadline) or
 //! [`CodeStep::Done`] with a [`CodeResult`]. The host answers each call once
 //! with [`PendingCall::resume`] (or [`PendingCall::cancel`]). See
-//! [`machine`] for the time, call and output rules and the final value.
+//! `machine.rs` for the time, call and output rules and the final value.
 //!
 //! # Status mapping
 //!
 //! Each call's outcome maps to a row status and, when it stops the run, a
-//! run status — see the table in [`outcome`]. In short: `ok` continues;
+//! run status — see the table in `outcome.rs`. In short: `ok` continues;
 //! pre-dispatch refusals (forged/stale handle, unknown tool, schema not
 //! loaded, invalid arguments, nested bridge) → `rejected`; policy denial,
 //! approval denial or hook veto → `denied`; tool error → `failed`; tool
@@ -64,30 +64,32 @@
 //! code module `code-wasm/`) [`compile`] is here. The browser's default wasm is
 //! built without it: a host installs a [`Compiler`] (the code module, loaded
 //! on demand) whose answer crosses as JSON and is re-checked by [`decode`]
-//! (see [`wire`]) before anything runs.
+//! before anything runs ([`encode`] is the other end, in the code module).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![warn(unreachable_pub)]
 
 #[cfg(feature = "parser")]
-pub mod check;
+mod check;
 #[cfg(feature = "parser")]
 mod constructs;
 #[cfg(feature = "parser")]
 mod escapes;
-pub mod limits;
-pub mod machine;
-pub mod outcome;
+mod limits;
+mod machine;
+mod outcome;
 #[cfg(feature = "parser")]
-pub mod parse;
-pub mod program;
-pub mod result;
-pub mod wire;
+mod parse;
+mod program;
+mod result;
+mod wire;
 
-pub use holaryn_model::json_len;
-pub use limits::{CodeLimits, LimitsRequest};
+pub use limits::{check_source_size, CodeLimits, LimitsRequest};
 pub use machine::{CodeRun, CodeStep, PendingCall};
 pub use outcome::InnerCallOutcome;
 #[cfg(feature = "parser")]
 pub use parse::{compile, TOKENS_PER_NODE};
-pub use program::HANDLE_PREFIX;
 pub use program::{Program, Statement, Template};
 pub use result::{CodeError, CodeResult, CodeStatus, CodeSummary, RowStatus, TraceRow};
-pub use wire::{decode, encode, Compiler};
+pub use wire::{decode, encode, unavailable, Answer, CompileFn, Compiler};

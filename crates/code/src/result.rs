@@ -5,7 +5,7 @@
 //! for the activity record: counts, status and stable codes only — never
 //! arguments, outputs or messages.
 
-use super::limits::CodeLimits;
+use crate::limits::CodeLimits;
 use holaryn_model::Code;
 use holaryn_model::Error;
 use serde::{Deserialize, Serialize};

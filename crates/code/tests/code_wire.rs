@@ -1,5 +1,5 @@
 //! Bounded code across the module boundary: the code module's JSON answer
-//! (`code::encode`) and the core's structural check of it (`code::decode`).
+//! (`encode`) and the core's structural check of it (`decode`).
 //!
 //! - Round trip: for every generated program, `decode(encode(compile(src)))`
 //!   is exactly `compile(src)` — the program or the located compile error —
@@ -7,12 +7,11 @@
 //! - Anything `decode` accepts is safe to run: generated wire JSON (well
 //!   formed, mutated and random) either is refused with `code.invalid_program`
 //!   (or is a compile error a compiler may give), or runs within its limits.
-//! - Through the gate: a runtime whose compiler answers garbage runs nothing.
 
-use holaryn_core::code::{
+use holaryn_code::{
     compile, decode, encode, CodeLimits, CodeRun, CodeStep, InnerCallOutcome, Program, Template,
 };
-use holaryn_core::ErrorCode;
+use holaryn_model::ErrorCode;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

@@ -1,14 +1,14 @@
 //! Bounded code: what `compile` accepts and rejects, with exact positions and limits.
 
-use holaryn_core::code::{compile, CodeLimits, LimitsRequest, Program, Template};
-use holaryn_core::{Error, ErrorCode};
+use holaryn_code::{compile, CodeLimits, LimitsRequest, Program, Template};
+use holaryn_model::{Error, ErrorCode};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures/code")
+        .join("../../tests/fixtures/code")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

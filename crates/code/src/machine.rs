@@ -5,7 +5,7 @@
 //! the gate and answers with [`PendingCall::resume`] (or
 //! [`PendingCall::cancel`]); each answer yields the next call or the final
 //! [`CodeResult`]. Time only comes in as `now_ms`; there is no clock, no
-//! randomness and no IO. Outcomes map to statuses as in [`super::outcome`].
+//! randomness and no IO. Outcomes map to statuses as in `outcome.rs`.
 //!
 //! Rules, in the order they are applied:
 //! - **Deadline**: `start now + timeoutMs`. A call starts only while
@@ -30,10 +30,10 @@
 //!   call, whether assigned or not — only when the run completed. An empty
 //!   program completes with null.
 
-use super::limits::CodeLimits;
-use super::outcome::{Classified, InnerCallOutcome, Stop, CANCELLED};
-use super::program::Program;
-use super::result::{CodeError, CodeResult, CodeStatus, RowStatus, TraceRow};
+use crate::limits::CodeLimits;
+use crate::outcome::{Classified, InnerCallOutcome, Stop, CANCELLED};
+use crate::program::Program;
+use crate::result::{CodeError, CodeResult, CodeStatus, RowStatus, TraceRow};
 use holaryn_model::json_len;
 use holaryn_model::Code;
 use serde_json::Value;
