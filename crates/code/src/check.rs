@@ -19,11 +19,11 @@
 //! Call sites are counted statically too: call site number `maxCalls + 1`
 //! is `code.limit` at its `call`.
 
-use super::constructs::{clip, describe, statement_construct};
-use super::limits::CodeLimits;
-use super::parse::{located, offset, HANDLE_PREFIX};
-use super::program::{Program, Statement, Target, Template};
-use holaryn_model::{line_col_utf16, Error, ErrorCode, Result};
+use crate::constructs::{clip, describe, statement_construct};
+use crate::limits::CodeLimits;
+use crate::located::{located, offset};
+use crate::program::{Program, Statement, Target, Template};
+use holaryn_model::{line_col_utf16, Error, ErrorCode, Result, HANDLE_PREFIX};
 use rustpython_parser::ast::{self, Constant, Expr, Ranged, Stmt};
 use rustpython_parser::text_size::TextSize;
 use serde_json::{Number, Value};

@@ -14,7 +14,7 @@
 //!   padded with backslash-newline continuations, which add nothing to the
 //!   string, so every byte offset — and so every error position — stays put.
 
-use super::parse::located;
+use crate::located::located;
 use holaryn_model::{ErrorCode, Result};
 
 /// One string token of the source.

@@ -65,6 +65,15 @@
 //! built without it: a host installs a [`Compiler`] (the code module, loaded
 //! on demand) whose answer crosses as JSON and is re-checked by [`decode`]
 //! before anything runs ([`encode`] is the other end, in the code module).
+//!
+//! # Crate layout
+//!
+//! Modules are private; the API is the `pub use` list below. Imports run one
+//! way, with no circle: the leaves `located` (located errors, parser offsets),
+//! `constructs` and `program` (the IR) → `limits`, `escapes` (on `located`) →
+//! `check` → `parse` (the compiler). Beside them, `result` (on `limits`) →
+//! `outcome` → `machine` (the run, also on `program`); `wire` (encode,
+//! decode) needs only `program` and `limits`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -77,6 +86,7 @@ mod constructs;
 #[cfg(feature = "parser")]
 mod escapes;
 mod limits;
+mod located;
 mod machine;
 mod outcome;
 #[cfg(feature = "parser")]

@@ -7,7 +7,8 @@
 //! session is created, before any program exists), naming the field in
 //! `codeLimits.<field>` form.
 
-use holaryn_model::{line_col_utf16, Error, ErrorCode, Result};
+use crate::located::located;
+use holaryn_model::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 
 /// The limits in force for one bounded-code run.
@@ -49,9 +50,6 @@ pub struct LimitsRequest {
     pub max_nodes: Option<u32>,
 }
 
-/// What every rejection suggests next.
-pub(crate) const NEXT: &str = "rewrite the program as lines `name = call(\"toolh_…\", {...})` or `call(\"toolh_…\", {...})` using only literals and earlier names";
-
 /// Source size, checked first (by the compiler and again by the core):
 /// more than `maxSourceBytes` UTF-8 bytes is `code.limit` at the first byte past it.
 pub fn check_source_size(source: &str, limits: &CodeLimits) -> Result<()> {
@@ -69,14 +67,6 @@ pub fn check_source_size(source: &str, limits: &CodeLimits) -> Result<()> {
         max_bytes
     );
     Err(located(ErrorCode::CodeLimit, msg, source, at))
-}
-
-/// An error at a byte offset of `source`.
-pub(crate) fn located(code: ErrorCode, message: String, source: &str, at: usize) -> Error {
-    let (line, col) = line_col_utf16(source, at);
-    Error::new(code, message)
-        .with_position(line, col)
-        .with_next_action(NEXT)
 }
 
 impl CodeLimits {

@@ -31,15 +31,14 @@
 //! 4. **Check** — one pre-order walk in source order; see
 //!    `check.rs` for what counts as a node.
 
-use super::check::Checker;
-use super::escapes;
-use super::limits::CodeLimits;
-use super::program::Program;
-pub(crate) use super::program::HANDLE_PREFIX;
+use crate::check::Checker;
+use crate::escapes;
+use crate::limits::{check_source_size, CodeLimits};
+use crate::located::{located, offset};
+use crate::program::Program;
 use holaryn_model::{ErrorCode, Result};
 use rustpython_parser::ast;
 use rustpython_parser::lexer::LexicalErrorType;
-use rustpython_parser::text_size::TextSize;
 use rustpython_parser::ParseErrorType;
 use rustpython_parser::{lexer, Mode, Parse, Tok};
 
@@ -49,12 +48,11 @@ const SOURCE_PATH: &str = "<run_tool_code>";
 pub const TOKENS_PER_NODE: u32 = 4;
 /// Longest piece of parser text quoted in a syntax error.
 const MAX_QUOTED: usize = 120;
-pub(crate) use super::limits::located;
 
 /// Check `source` against `limits` (capped at [`CodeLimits::MAX`]) and build the program.
 pub fn compile(source: &str, limits: &CodeLimits) -> Result<Program> {
     let limits = limits.clamped();
-    super::limits::check_source_size(source, &limits)?;
+    check_source_size(source, &limits)?;
     let guard = token_guard(source, &limits)?;
     let joined = escapes::join_pairs(source, &guard.pairs);
     let suite = ast::Suite::parse(&joined, SOURCE_PATH).map_err(|e| {
@@ -257,8 +255,4 @@ fn unterminated_string(source: &str, from: usize, error: &LexicalErrorType) -> O
         .take_while(|c| matches!(c, b'r' | b'R' | b'b' | b'B' | b'u' | b'U' | b'f' | b'F'))
         .count();
     (prefix <= 2 && matches!(bytes.get(i + prefix), Some(b'"' | b'\''))).then_some(i)
-}
-
-pub(crate) fn offset(at: TextSize) -> usize {
-    usize::try_from(u32::from(at)).unwrap_or(usize::MAX)
 }

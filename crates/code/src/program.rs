@@ -7,9 +7,6 @@
 
 use serde_json::{Map, Value};
 
-/// Every handle literal starts with this (the one home is `validate`).
-pub(crate) use holaryn_model::HANDLE_PREFIX;
-
 /// A compiled bounded-code program, ready for [`crate::CodeRun::start`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {

@@ -19,9 +19,9 @@
 //! strings no longer than the source, positions inside it, the text bounded.
 //! Anything else is `code.invalid_program` and nothing runs.
 
-use super::limits::CodeLimits;
-use super::program::{Program, Statement, Target, Template, HANDLE_PREFIX};
-use holaryn_model::{line_col_utf16, Error, ErrorCode, Result};
+use crate::limits::CodeLimits;
+use crate::program::{Program, Statement, Target, Template};
+use holaryn_model::{line_col_utf16, Error, ErrorCode, Result, HANDLE_PREFIX};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
