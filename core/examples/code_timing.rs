@@ -2,9 +2,9 @@
 //! per-call overhead (native; informal, printed, never asserted):
 //! `cargo run --release -p holaryn-core --example code_timing`
 use holaryn_code::{compile, CodeLimits};
-use holaryn_core::gate::{ApprovalAnswer, ExecAnswer, GateStep, HookAnswer, ScreenAnswer};
-use holaryn_core::session::SessionOptions;
 use holaryn_core::Runtime;
+use holaryn_core::SessionOptions;
+use holaryn_core::{ApprovalAnswer, ExecAnswer, GateStep, HookAnswer, ScreenAnswer};
 use serde_json::json;
 use std::time::Instant;
 

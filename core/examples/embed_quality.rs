@@ -7,8 +7,8 @@
 #[path = "common/catalogs.rs"]
 mod catalogs;
 
-use holaryn_core::semantic::{EmbedFailure, SearchStep};
 use holaryn_core::Runtime;
+use holaryn_core::{EmbedFailure, SearchStep};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -14,10 +14,10 @@
 #[path = "common/catalogs.rs"]
 mod catalogs;
 
-use holaryn_core::catalog::{parse_provider_list, CatalogOptions};
 use holaryn_core::search::embed::{text_key, tool_text};
-use holaryn_core::semantic::{EmbedFailure, SearchStep};
 use holaryn_core::Runtime;
+use holaryn_core::{parse_provider_list, CatalogOptions};
+use holaryn_core::{EmbedFailure, SearchStep};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -154,7 +154,7 @@ fn main() {
         let n = rt.import_embeddings(&data).expect("import");
         eprintln!("{n} vectors imported");
     }
-    let options = holaryn_core::session::SessionOptions {
+    let options = holaryn_core::SessionOptions {
         dynamic_discovery: true,
         ..Default::default()
     };

@@ -10,9 +10,9 @@
 mod bench;
 #[path = "common/catalogs.rs"]
 mod catalogs;
-use holaryn_core::registry::{Registry, Update};
 use holaryn_core::search::SearchIndex;
-use holaryn_core::session::SessionOptions;
+use holaryn_core::SessionOptions;
+use holaryn_core::{Registry, Update};
 use holaryn_core::{Runtime, ToolSpec};
 use serde_json::json;
 use std::alloc::{GlobalAlloc, Layout, System};

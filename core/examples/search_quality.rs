@@ -8,8 +8,8 @@
 #[path = "common/catalogs.rs"]
 mod catalogs;
 
-use holaryn_core::registry::Update;
 use holaryn_core::Runtime;
+use holaryn_core::Update;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -8,7 +8,7 @@
 //! messages or secrets ever reach a record. Records go to a bounded ring the
 //! host can read and to the runtime's outgoing event queue.
 
-use crate::skipped::SkippedTool;
+use crate::registry::SkippedTool;
 use holaryn_model::Code;
 use holaryn_model::ToolDescriptor;
 use serde::{Deserialize, Serialize};
@@ -222,13 +222,5 @@ impl ActivityLog {
             .filter(|r| r.seq > after)
             .cloned()
             .collect()
-    }
-    /// Number of records held.
-    pub fn len(&self) -> usize {
-        self.ring.len()
-    }
-    /// True when empty.
-    pub fn is_empty(&self) -> bool {
-        self.ring.is_empty()
     }
 }

@@ -47,7 +47,7 @@
 //! action is for the host.
 
 use crate::policy::{Decision, Scope};
-use crate::skipped::SkippedTool;
+use crate::registry::SkippedTool;
 use holaryn_model::Code;
 use holaryn_model::ProviderStatus;
 use holaryn_model::{ApprovalMode, Source, ToolDescriptor, ToolRole};

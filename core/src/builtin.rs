@@ -7,7 +7,7 @@
 //! loaded like any tool, through `tool_inspect`.
 
 use crate::registry::Entry;
-use crate::validate::tool_version;
+use crate::validate::{footprint_of, tool_version};
 use holaryn_code::CodeLimits;
 use holaryn_model::json_digest;
 use holaryn_model::{
@@ -36,30 +36,6 @@ impl ModelTool {
     pub fn footprint(&self) -> u64 {
         footprint_of(&self.name, &self.description, &self.input_schema)
     }
-}
-
-/// The footprint of a tool definition from borrowed parts: the length of
-/// `{"name","description","input_schema"}` as compact JSON, counted while
-/// serialising (nothing is cloned or kept; key order does not change it).
-pub fn footprint_of(name: &str, description: &str, input_schema: &Value) -> u64 {
-    #[derive(Serialize)]
-    struct View<'a> {
-        name: &'a str,
-        description: &'a str,
-        input_schema: &'a Value,
-    }
-    holaryn_model::json_len(&View {
-        name,
-        description,
-        input_schema,
-    })
-}
-
-/// [`footprint_of`] with the schema's compact JSON length already known.
-pub fn footprint_with(name: &str, description: &str, schema_len: u64) -> u64 {
-    // `null` stands in for the schema: 4 bytes.
-    let rest = footprint_of(name, description, &Value::Null);
-    rest.saturating_sub(4).saturating_add(schema_len)
 }
 
 const STATES: [&str; 7] = [
@@ -214,6 +190,9 @@ mod tests {
         let text = json!({"name": "n\"", "description": "é", "input_schema": odd}).to_string();
         assert_eq!(footprint_of("n\"", "é", &odd), text.len() as u64);
         let schema_len = odd.to_string().len() as u64;
-        assert_eq!(footprint_with("n\"", "é", schema_len), text.len() as u64);
+        assert_eq!(
+            crate::validate::footprint_with("n\"", "é", schema_len),
+            text.len() as u64
+        );
     }
 }

@@ -5,7 +5,7 @@
 //! bare array of tools, and tools using `inputSchema` or `input_schema`.
 //! The core reads no files: hosts pass the path (for messages) and the text.
 
-use crate::skipped::{Listing, SkippedTool};
+use crate::registry::{Listing, SkippedTool};
 use crate::validate::kind_of;
 use holaryn_model::{line_col_utf16, Error, ErrorCode, Result};
 use holaryn_model::{Annotations, Provider, ToolSpec, Trust};

@@ -73,16 +73,6 @@ impl EmbeddingStore {
         self.model.as_ref()
     }
 
-    /// Number of cached tool vectors.
-    pub fn len(&self) -> usize {
-        self.tools.len()
-    }
-
-    /// True when no tool vector is cached.
-    pub fn is_empty(&self) -> bool {
-        self.tools.is_empty()
-    }
-
     /// Set (or clear) the model; a different model or dimension drops every vector.
     pub fn set_model(&mut self, model: Option<EmbeddingModel>) -> Result<()> {
         if let Some(m) = &model {

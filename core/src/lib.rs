@@ -14,33 +14,27 @@
 
 // Modules a host reaches by path (the wasm crate, tests, fuzz targets and
 // examples use them); their most used items are re-exported below.
-pub mod activity;
-pub mod availability;
-pub mod builtin;
-pub mod catalog;
-pub mod config;
-pub mod content;
-pub mod deferred;
-pub mod discovery;
-pub mod embeddings;
-pub mod formats;
-pub mod gate;
-pub mod handle;
+mod activity;
+mod availability;
+mod builtin;
+mod catalog;
+mod config;
+mod content;
+mod embeddings;
+mod formats;
+mod gate;
+mod handle;
 pub mod jsonschema;
-pub mod model_call;
 pub mod pattern;
-pub mod policy;
-pub mod registry;
-pub mod runtime;
+mod policy;
+mod registry;
+mod runtime;
 pub mod search;
-pub mod semantic;
-pub mod session;
-pub mod skipped;
-pub mod validate;
+mod session;
+mod validate;
 
 // Internals: reached only through the items re-exported here and the methods
 // of `Runtime`.
-mod inspect;
 mod schema_check;
 mod schemas;
 mod version_tree;
@@ -48,22 +42,38 @@ mod version_tree;
 // The public API at the crate root. The shared vocabulary comes from
 // `holaryn-model` and is re-exported here for hosts that depend on the core only.
 pub use activity::{ActivityKind, ActivityRecord};
-pub use availability::{Availability, AvailabilityState};
-pub use deferred::{ExportMode, ExportOptions};
-pub use gate::{
-    ApprovalAnswer, ApprovalRequest, CallOutcome, CallPath, CallStatus, ExecAnswer, ExecuteRequest,
-    GateStep, HookAnswer, HookPhase, HookRequest, ScreenAnswer, ScreenRequest, Stage,
+pub use availability::{availability, ApprovalReason, Availability, AvailabilityState};
+pub use builtin::code_tool_entry;
+pub use catalog::{
+    parse_catalog_text, parse_catalog_value, parse_provider_list, CatalogOptions, ProviderList,
 };
+pub use config::{resolve_switch, ENV_CODE_MODE, ENV_DYNAMIC};
+pub use content::model_bytes;
+pub use embeddings::{base64_decode, EmbeddingModel, Encoding};
+pub use formats::{parse_call, result_shape};
+pub use gate::{
+    ApprovalAnswer, ApprovalRequest, CallState, ExecAnswer, ExecuteRequest, GateStep, HookAnswer,
+    HookPhase, HookRequest, ScreenAnswer, ScreenRequest,
+};
+pub use handle::{Binding, HandleTable, MIN_SECRET_BYTES};
 pub use holaryn_code::{CodeLimits, CodeResult, CodeStatus};
 pub use holaryn_model::{
-    json_len, meaning, Code, Error, ErrorCode, Meaning, Result, Source, ToolDescriptor, ToolSpec,
-    RUNTIME_PROVIDER, RUNTIME_TOOL_NAMES,
+    json_len, meaning, ArgError, CallOutcome, CallPath, CallStatus, Code, Error, ErrorCode,
+    Meaning, Result, Source, Stage, ToolDescriptor, ToolSpec, RUNTIME_PROVIDER, RUNTIME_TOOL_NAMES,
 };
-pub use inspect::Resolved;
-pub use policy::{Decision, Policy, Scope};
-pub use registry::{Registry, RegistryChange};
+pub use policy::{
+    parse_patterns, parse_policy_file, CompiledPolicy, Decision, Pattern, Policy, Rules, Scope,
+    POLICY_SCHEMA,
+};
+pub use registry::{Registry, RegistryChange, Update};
+pub use runtime::api::{ExportMode, ExportOptions, Resolved, SearchOutput, ToolSummary};
+pub use runtime::deferred::reference_result;
+pub use runtime::model_call::{Finish, GateCall, ModelCallStep, SearchCall};
+pub use runtime::providers::ProviderSync;
+pub use runtime::semantic::{EmbedFailure, EmbedRequest, EmbeddingStats, SearchStep, EMBED_BATCH};
 pub use runtime::{Event, Runtime};
 pub use schema_check::Uncompilable;
 pub use schemas::SchemaPool;
 pub use session::{PolicyFile, SessionOptions};
+pub use validate::{parse_spec, parse_spec_owned};
 pub use version_tree::VersionTree;

@@ -13,11 +13,21 @@ use crate::handle::HandleTable;
 use crate::policy::{parse_policy_file, Policy, Rules};
 use crate::registry::Registry;
 use holaryn_code::{CodeLimits, LimitsRequest};
-use holaryn_model::json_digest;
+use holaryn_model::{json_digest, ToolDescriptor};
 use holaryn_model::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A session's pinned deferred definitions, in first-export order.
+#[derive(Debug, Clone, Default)]
+pub struct Pins {
+    /// On once the session exported in deferred mode (until a loaded-mode export).
+    pub(crate) on: bool,
+    /// (wire name, the descriptor as first exported).
+    pub(crate) tools: Vec<(String, Arc<ToolDescriptor>)>,
+}
 
 /// Largest output a direct call may return, by default (bytes of JSON).
 pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 256 * 1024;
@@ -108,7 +118,7 @@ pub struct Session {
     /// Per format, the last export handed out: wire name → (canonical name, descriptor version).
     pub(crate) exported: BTreeMap<holaryn_model::Format, BTreeMap<String, (String, String)>>,
     /// Deferred-mode definitions pinned at their first export.
-    pub(crate) pins: crate::deferred::Pins,
+    pub(crate) pins: Pins,
     /// Host time at creation.
     pub created_ms: u64,
 }
@@ -167,7 +177,7 @@ impl Session {
             counter: 0,
             initial_footprint: 0,
             exported: BTreeMap::new(),
-            pins: crate::deferred::Pins::default(),
+            pins: Pins::default(),
             created_ms: now_ms,
         };
         s.effective_version = s.compute_version(registry);

@@ -379,8 +379,32 @@ pub fn normalise(
         version: String::new(),
     };
     desc.version = version_with(&desc, output_hash);
-    let footprint = crate::builtin::footprint_with(&desc.name, &desc.description, schema_len);
+    let footprint = footprint_with(&desc.name, &desc.description, schema_len);
     Ok((desc, validator, footprint))
+}
+
+/// The footprint of a tool definition from borrowed parts: the length of
+/// `{"name","description","input_schema"}` as compact JSON, counted while
+/// serialising (nothing is cloned or kept; key order does not change it).
+pub fn footprint_of(name: &str, description: &str, input_schema: &Value) -> u64 {
+    #[derive(serde::Serialize)]
+    struct View<'a> {
+        name: &'a str,
+        description: &'a str,
+        input_schema: &'a Value,
+    }
+    holaryn_model::json_len(&View {
+        name,
+        description,
+        input_schema,
+    })
+}
+
+/// [`footprint_of`] with the schema's compact JSON length already known.
+pub fn footprint_with(name: &str, description: &str, schema_len: u64) -> u64 {
+    // `null` stands in for the schema: 4 bytes.
+    let rest = footprint_of(name, description, &Value::Null);
+    rest.saturating_sub(4).saturating_add(schema_len)
 }
 
 /// The per-tool version: digest of the canonical JSON object of every
@@ -492,7 +516,7 @@ mod tests {
             let spec = parse_spec_owned(spec).expect("spec");
             let (d, _, footprint) = normalise(spec, &metas, &pool).expect("valid");
             assert_eq!(d.version, json_version(&d), "{}", d.name);
-            let counted = crate::builtin::footprint_of(&d.name, &d.description, &d.input_schema);
+            let counted = footprint_of(&d.name, &d.description, &d.input_schema);
             assert_eq!(footprint, counted, "{}", d.name);
         }
     }

@@ -6,9 +6,9 @@ mod common;
 
 use common::drive::{drive, Exec, Script};
 use common::{native, secret};
-use holaryn_core::gate::{HookAnswer, ScreenAnswer};
-use holaryn_core::session::SessionOptions;
 use holaryn_core::Runtime;
+use holaryn_core::SessionOptions;
+use holaryn_core::{HookAnswer, ScreenAnswer};
 use serde_json::json;
 
 const CANARY: &str = "CANARY-5f1e9c";

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{native, secret};
-use holaryn_core::session::SessionOptions;
+use holaryn_core::SessionOptions;
 use holaryn_core::{ErrorCode, Runtime};
 use serde_json::{json, Value};
 
@@ -230,7 +230,7 @@ fn the_search_index_follows_every_registry_version() {
     );
     assert_ne!(before.registry_version, after.registry_version);
     rt.update(
-        holaryn_core::registry::Update {
+        holaryn_core::Update {
             remove: vec!["glob_files".into()],
             ..Default::default()
         },

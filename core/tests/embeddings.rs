@@ -5,9 +5,9 @@
 mod common;
 
 use common::dynamic_session;
-use holaryn_core::embeddings::{EmbeddingModel, Encoding};
 use holaryn_core::search::embed::{text_key, tool_text};
-use holaryn_core::semantic::{EmbedFailure, SearchStep, EMBED_BATCH};
+use holaryn_core::{EmbedFailure, SearchStep, EMBED_BATCH};
+use holaryn_core::{EmbeddingModel, Encoding};
 use holaryn_core::{ErrorCode, Runtime};
 use serde_json::{json, Value};
 use std::hash::{Hash, Hasher};
@@ -145,7 +145,7 @@ fn a_registry_change_re_embeds_only_changed_tools() {
     )
     .expect("change");
     rt.update(
-        holaryn_core::registry::Update {
+        holaryn_core::Update {
             remove: vec!["tool_007".into()],
             ..Default::default()
         },
@@ -194,7 +194,7 @@ fn fused_ties_do_not_depend_on_the_registration_history() {
     churned.register_values(&extra, 0).expect("extras");
     churned
         .update(
-            holaryn_core::registry::Update {
+            holaryn_core::Update {
                 remove: (100..130).map(|i| format!("tool_{i:03}")).collect(),
                 ..Default::default()
             },

@@ -7,10 +7,10 @@ mod common;
 
 use common::drive::{drive, Script};
 use common::secret;
-use holaryn_core::deferred::{reference_result, ExportMode, ExportOptions};
-use holaryn_core::gate::CallStatus;
-use holaryn_core::registry::Update;
-use holaryn_core::session::SessionOptions;
+use holaryn_core::CallStatus;
+use holaryn_core::SessionOptions;
+use holaryn_core::Update;
+use holaryn_core::{reference_result, ExportMode, ExportOptions};
 use holaryn_core::{ErrorCode, Runtime};
 use holaryn_model::Format;
 use serde_json::{json, Value};

@@ -4,9 +4,9 @@
 mod common;
 
 use common::{native, secret};
-use holaryn_core::activity::ActivityKind;
-use holaryn_core::gate::{CallStatus, GateStep, HookAnswer, Stage};
-use holaryn_core::session::SessionOptions;
+use holaryn_core::ActivityKind;
+use holaryn_core::SessionOptions;
+use holaryn_core::{CallStatus, GateStep, HookAnswer, Stage};
 use holaryn_core::{Code, Runtime};
 use serde_json::json;
 
@@ -26,7 +26,7 @@ fn world(code_mode: bool) -> (Runtime, String) {
     (rt, sid)
 }
 
-fn last_record(rt: &Runtime) -> holaryn_core::activity::ActivityRecord {
+fn last_record(rt: &Runtime) -> holaryn_core::ActivityRecord {
     rt.activity_since(0).pop().expect("a record")
 }
 

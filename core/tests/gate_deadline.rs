@@ -6,13 +6,13 @@
 mod common;
 
 use common::secret;
-use holaryn_core::activity::ActivityKind;
-use holaryn_core::gate::{
+use holaryn_core::ActivityKind;
+use holaryn_core::Runtime;
+use holaryn_core::SessionOptions;
+use holaryn_core::{
     ApprovalAnswer, CallOutcome, CallStatus, ExecAnswer, GateStep, HookAnswer, HookPhase,
     ScreenAnswer, Stage,
 };
-use holaryn_core::session::SessionOptions;
-use holaryn_core::Runtime;
 use serde_json::{json, Value};
 
 /// How long (host ms) the scripted host takes at each step, and what it answers.

@@ -6,9 +6,9 @@ mod common;
 
 use common::drive::{drive, Driven, Exec, Script};
 use common::secret;
-use holaryn_core::gate::{CallStatus, HookAnswer, Stage};
-use holaryn_core::session::{PolicyFile, SessionOptions};
 use holaryn_core::Runtime;
+use holaryn_core::{CallStatus, HookAnswer, Stage};
+use holaryn_core::{PolicyFile, SessionOptions};
 use serde_json::{json, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -263,7 +263,7 @@ fn run(path: Path, case: Case) -> Driven {
         }
         Case::Removed => {
             w.rt.update(
-                holaryn_core::registry::Update {
+                holaryn_core::Update {
                     remove: vec![tool.into()],
                     ..Default::default()
                 },
@@ -401,21 +401,17 @@ fn registry_change_during_approval_is_refused_before_execute() {
     let mut w = world(Path::Legacy, Case::Allowed);
     let step =
         w.rt.start_call(&w.sid, "run_tool_script", json!({"command": "ls"}), w.now);
-    let holaryn_core::gate::GateStep::HookBefore(h) = step else {
+    let holaryn_core::GateStep::HookBefore(h) = step else {
         panic!("expected the before hook")
     };
     let step = h.resume(&mut w.rt, HookAnswer::Continue, w.now);
-    let holaryn_core::gate::GateStep::Approval(a) = step else {
+    let holaryn_core::GateStep::Approval(a) = step else {
         panic!("expected approval")
     };
     w.rt.register_values(&[common::native("glob_files", "Find files")], w.now)
         .expect("change");
-    let step = a.resume(
-        &mut w.rt,
-        holaryn_core::gate::ApprovalAnswer::Approve,
-        w.now,
-    );
-    let holaryn_core::gate::GateStep::Done(o) = step else {
+    let step = a.resume(&mut w.rt, holaryn_core::ApprovalAnswer::Approve, w.now);
+    let holaryn_core::GateStep::Done(o) = step else {
         panic!("must not execute")
     };
     assert_eq!(

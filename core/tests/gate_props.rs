@@ -10,12 +10,10 @@
 mod common;
 
 use common::secret;
-use holaryn_core::gate::{
-    ApprovalAnswer, CallStatus, ExecAnswer, GateStep, HookAnswer, ScreenAnswer,
-};
-use holaryn_core::registry::Update;
-use holaryn_core::session::SessionOptions;
 use holaryn_core::Runtime;
+use holaryn_core::SessionOptions;
+use holaryn_core::Update;
+use holaryn_core::{ApprovalAnswer, CallStatus, ExecAnswer, GateStep, HookAnswer, ScreenAnswer};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;

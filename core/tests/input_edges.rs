@@ -7,9 +7,9 @@ mod common;
 
 use common::secret;
 use holaryn_code::{compile, CodeLimits, Template};
-use holaryn_core::formats::parse_call;
-use holaryn_core::gate::{CallStatus, GateStep};
-use holaryn_core::session::SessionOptions;
+use holaryn_core::parse_call;
+use holaryn_core::SessionOptions;
+use holaryn_core::{CallStatus, GateStep};
 use holaryn_core::{ErrorCode, Runtime};
 use holaryn_model::Format;
 use serde_json::{json, Value};

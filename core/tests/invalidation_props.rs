@@ -11,9 +11,9 @@ mod common;
 
 use common::drive::{drive, Script};
 use common::secret;
-use holaryn_core::gate::CallStatus;
-use holaryn_core::registry::Update;
-use holaryn_core::session::SessionOptions;
+use holaryn_core::CallStatus;
+use holaryn_core::SessionOptions;
+use holaryn_core::Update;
 use holaryn_core::{ErrorCode, Runtime};
 use holaryn_model::Format;
 use holaryn_model::ProviderStatus;

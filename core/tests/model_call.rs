@@ -6,11 +6,11 @@ mod common;
 
 use common::drive::{drive, Exec, Script};
 use common::{native, secret};
-use holaryn_core::availability::ApprovalReason;
-use holaryn_core::gate::GateStep;
-use holaryn_core::model_call::ModelCallStep;
-use holaryn_core::semantic::EmbedFailure;
-use holaryn_core::session::SessionOptions;
+use holaryn_core::ApprovalReason;
+use holaryn_core::EmbedFailure;
+use holaryn_core::GateStep;
+use holaryn_core::ModelCallStep;
+use holaryn_core::SessionOptions;
 use holaryn_core::{ErrorCode, Runtime};
 use holaryn_model::Format;
 use serde_json::{json, Value};
@@ -344,8 +344,8 @@ fn structured_content_goes_beside_content_once_and_plain_json_is_one_text() {
 fn the_output_cap_counts_what_the_model_receives() {
     let text = "x".repeat(100);
     let output = json!({"content": [{"type": "text", "text": text}]});
-    assert_eq!(holaryn_core::content::model_bytes(&output), 100);
-    assert_eq!(holaryn_core::content::model_bytes(&json!({"a": 1})), 7);
+    assert_eq!(holaryn_core::model_bytes(&output), 100);
+    assert_eq!(holaryn_core::model_bytes(&json!({"a": 1})), 7);
     let mut rt = runtime(&[native("read_file", "Read a file")]);
     let opts = SessionOptions {
         dynamic_discovery: true,
@@ -386,9 +386,7 @@ fn approval_reasons_come_from_the_core() {
     ] {
         let step = rt.start_call(&sid, tool, json!({"path": "a"}), 1);
         let step = match step {
-            GateStep::HookBefore(r) => {
-                r.resume(&mut rt, holaryn_core::gate::HookAnswer::Continue, 2)
-            }
+            GateStep::HookBefore(r) => r.resume(&mut rt, holaryn_core::HookAnswer::Continue, 2),
             s => s,
         };
         let GateStep::Approval(r) = step else {

@@ -6,8 +6,8 @@ mod common;
 
 use common::drive::{drive, Script};
 use common::{native, secret};
-use holaryn_core::gate::{CallStatus, Stage};
-use holaryn_core::session::SessionOptions;
+use holaryn_core::SessionOptions;
+use holaryn_core::{CallStatus, Stage};
 use holaryn_core::{ErrorCode, Runtime};
 use holaryn_model::Format;
 use serde_json::{json, Value};

@@ -4,9 +4,9 @@
 mod common;
 
 use common::{native, secret};
-use holaryn_core::availability::{availability, Availability, AvailabilityState as S};
-use holaryn_core::policy::{Decision, Scope};
-use holaryn_core::session::{PolicyFile, SessionOptions};
+use holaryn_core::{availability, Availability, AvailabilityState as S};
+use holaryn_core::{Decision, Scope};
+use holaryn_core::{PolicyFile, SessionOptions};
 use holaryn_core::{Registry, Runtime, ToolDescriptor};
 use holaryn_model::ProviderStatus as P;
 use serde_json::{json, Value};
@@ -361,7 +361,7 @@ fn bounded_code_mode_off_is_a_session_option_not_provider_visibility() {
             0,
         )
         .expect("session");
-    let code_tool = holaryn_core::builtin::code_tool_entry();
+    let code_tool = holaryn_core::code_tool_entry();
     let session = rt.session(&sid).expect("session");
     let a = rt.availability_of(session, &code_tool.descriptor);
     assert_eq!(

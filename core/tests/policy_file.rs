@@ -7,11 +7,11 @@
 mod common;
 
 use common::{fixtures, native, secret};
-use holaryn_core::policy::{
+use holaryn_core::{
     parse_patterns, parse_policy_file, Pattern, Policy, Rules, Scope, POLICY_SCHEMA,
 };
-use holaryn_core::session::{PolicyFile, SessionOptions};
 use holaryn_core::{ErrorCode, Registry, Runtime};
+use holaryn_core::{PolicyFile, SessionOptions};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 

@@ -6,11 +6,10 @@
 mod common;
 
 use common::{native, secret};
-use holaryn_core::policy::{
-    CompiledPolicy, Decision, Pattern, Policy, Rules, Scope, DISCOVERY_TOOLS,
-};
-use holaryn_core::session::{PolicyFile, SessionOptions};
+use holaryn_core::{CompiledPolicy, Decision, Pattern, Policy, Rules, Scope};
+use holaryn_core::{PolicyFile, SessionOptions};
 use holaryn_core::{Registry, Runtime, ToolDescriptor};
+use holaryn_model::DISCOVERY_TOOLS;
 use serde_json::{json, Value};
 
 /// read_file (alias `cat`, host), write_file (host), create_issue (mcp, github),

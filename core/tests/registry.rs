@@ -3,10 +3,10 @@
 mod common;
 
 use common::*;
-use holaryn_core::registry::Registry;
-use holaryn_core::runtime::{Event, Runtime};
-use holaryn_core::session::SessionOptions;
 use holaryn_core::ErrorCode;
+use holaryn_core::Registry;
+use holaryn_core::SessionOptions;
+use holaryn_core::{Event, Runtime};
 use holaryn_model::ProviderStatus;
 use serde_json::{json, Value};
 
@@ -197,7 +197,7 @@ fn change_events_for_add_update_remove_and_no_op() {
 
     let rm = rt
         .update(
-            holaryn_core::registry::Update {
+            holaryn_core::Update {
                 remove: vec!["a".into()],
                 ..Default::default()
             },

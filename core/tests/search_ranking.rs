@@ -5,8 +5,8 @@
 mod common;
 
 use common::{all_mcp_specs, dynamic_session, fixtures};
-use holaryn_core::registry::Update;
 use holaryn_core::Runtime;
+use holaryn_core::Update;
 use serde_json::{json, Value};
 
 fn native_tools() -> Vec<Value> {

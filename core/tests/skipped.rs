@@ -7,8 +7,8 @@
 mod common;
 
 use common::{dynamic_session, native};
-use holaryn_core::catalog::{parse_catalog_text, parse_provider_list, CatalogOptions};
-use holaryn_core::skipped::ProviderSync;
+use holaryn_core::ProviderSync;
+use holaryn_core::{parse_catalog_text, parse_provider_list, CatalogOptions};
 use holaryn_core::{ActivityKind, Code, Runtime};
 use serde_json::{json, Value};
 
@@ -238,9 +238,9 @@ fn duplicates_and_alias_clashes_skip_the_tool_of_the_relist() {
         json!({"name": "fine", "source": "native", "provider": {"id": "p2"}}),
     ]
     .into_iter()
-    .map(|v| holaryn_core::validate::parse_spec_owned(v).expect("spec"))
+    .map(|v| holaryn_core::parse_spec_owned(v).expect("spec"))
     .collect();
-    let list = holaryn_core::catalog::ProviderList {
+    let list = holaryn_core::ProviderList {
         provider: holaryn_model::Provider {
             id: "p2".into(),
             kind: "native".into(),
@@ -270,7 +270,7 @@ fn the_strict_paths_still_refuse_the_whole_batch() {
     let mut rt = Runtime::new();
     let e = rt
         .update(
-            holaryn_core::registry::Update {
+            holaryn_core::Update {
                 upsert: specs,
                 sync_provider: Some("srv".into()),
                 ..Default::default()

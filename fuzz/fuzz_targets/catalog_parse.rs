@@ -9,7 +9,7 @@
 //! must be unchanged after any refusal.
 #![no_main]
 
-use holaryn_core::catalog::{parse_catalog_text, parse_catalog_value, CatalogOptions};
+use holaryn_core::{CatalogOptions, parse_catalog_text, parse_catalog_value};
 use holaryn_model::Trust;
 use holaryn_core::ErrorCode;
 use holaryn_fuzz::{assert_located, check_change, gen, seed_registry, snapshot, Bytes, WORDS};

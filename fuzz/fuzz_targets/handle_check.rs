@@ -8,8 +8,8 @@
 //! `handle.stale` and nothing resolves.
 #![no_main]
 
-use holaryn_core::handle::{Binding, HandleTable, MIN_SECRET_BYTES};
-use holaryn_core::validate::HANDLE_PREFIX;
+use holaryn_model::HANDLE_PREFIX;
+use holaryn_core::{Binding, HandleTable, MIN_SECRET_BYTES};
 use holaryn_core::ErrorCode;
 use holaryn_fuzz::Bytes;
 use libfuzzer_sys::fuzz_target;

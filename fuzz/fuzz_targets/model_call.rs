@@ -8,7 +8,8 @@
 //! provider-safe, unique wire names that map back to each canonical name.
 #![no_main]
 
-use holaryn_core::formats::{self, parse_call, result_shape};
+use holaryn_core::{parse_call, result_shape};
+use holaryn_core::self;
 use holaryn_model::{is_provider_safe, wire_name, Format};
 use holaryn_core::ErrorCode;
 use holaryn_fuzz::{json_input, strings_in};

@@ -9,7 +9,7 @@
 //! `Policy::evaluate` for the seed tools and for tools named by the entries.
 #![no_main]
 
-use holaryn_core::policy::{Pattern, Policy, Rules};
+use holaryn_core::{Pattern, Policy, Rules};
 use holaryn_core::{ErrorCode, Registry, Source, ToolDescriptor};
 use holaryn_fuzz::{assert_located, gen, with_seed, Bytes};
 use libfuzzer_sys::fuzz_target;
@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
         let text = String::from_utf8_lossy(b.rest());
         let value: Option<Value> =
             serde_json::from_str(text.strip_prefix('\u{feff}').unwrap_or(&text)).ok();
-        let r = holaryn_core::policy::parse_policy_file("p.json", &text);
+        let r = holaryn_core::parse_policy_file("p.json", &text);
         if let Err(e) = &r {
             assert_eq!(e.code, ErrorCode::PolicyMalformed);
             assert_eq!(e.file.as_deref(), Some("p.json"));

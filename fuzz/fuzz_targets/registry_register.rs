@@ -10,7 +10,7 @@
 #![no_main]
 
 use holaryn_model::ProviderStatus;
-use holaryn_core::validate::parse_spec;
+use holaryn_core::parse_spec;
 use holaryn_fuzz::{check_change, json_input, seed_registry, snapshot, strings_in};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;

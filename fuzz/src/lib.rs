@@ -4,7 +4,8 @@
 //! libFuzzer reports it as a crash).
 
 use holaryn_model::Error;
-use holaryn_core::registry::{ProviderStatus, Registry, RegistryChange};
+use holaryn_model::ProviderStatus;
+use holaryn_core::{Registry, RegistryChange};
 use serde_json::{json, Map, Number, Value};
 
 /// A cursor over the fuzz input; reads past the end yield zeros.

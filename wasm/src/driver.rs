@@ -5,8 +5,8 @@
 use crate::convert;
 use crate::host::{error_message, invoke, race, Host, Raced};
 use crate::shared::Shared;
-use holaryn_core::availability::ApprovalReason;
-use holaryn_core::gate::{
+use holaryn_core::ApprovalReason;
+use holaryn_core::{
     ApprovalAnswer, CallOutcome, CallState, ExecAnswer, GateStep, HookAnswer, HookPhase,
     ScreenAnswer,
 };

@@ -7,9 +7,9 @@
 use crate::errors;
 use crate::host::{error_message, race, Raced};
 use crate::shared::Shared;
-use holaryn_core::discovery::SearchOutput;
-use holaryn_core::embeddings::EmbeddingModel;
-use holaryn_core::semantic::{EmbedFailure, EmbedRequest, SearchStep};
+use holaryn_core::EmbeddingModel;
+use holaryn_core::SearchOutput;
+use holaryn_core::{EmbedFailure, EmbedRequest, SearchStep};
 use js_sys::{Array, Float32Array, Function, Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

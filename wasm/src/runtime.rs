@@ -4,10 +4,10 @@ use crate::convert::{from_js, to_js};
 use crate::errors::{self, js};
 use crate::session::HolarynSession;
 use crate::shared::Shared;
-use holaryn_core::catalog::{parse_catalog_text, parse_provider_list, CatalogOptions};
-use holaryn_core::config::{resolve_switch, ENV_CODE_MODE, ENV_DYNAMIC};
-use holaryn_core::registry::Update;
-use holaryn_core::session::SessionOptions;
+use holaryn_core::SessionOptions;
+use holaryn_core::Update;
+use holaryn_core::{parse_catalog_text, parse_provider_list, CatalogOptions};
+use holaryn_core::{resolve_switch, ENV_CODE_MODE, ENV_DYNAMIC};
 use holaryn_core::{Runtime, ToolSpec};
 use holaryn_model::ProviderStatus;
 use holaryn_model::Trust;
@@ -135,7 +135,7 @@ impl HolarynRuntime {
         let values: Vec<Value> = from_js(tools, "tools")?;
         let specs = js(values
             .into_iter()
-            .map(holaryn_core::validate::parse_spec_owned)
+            .map(holaryn_core::parse_spec_owned)
             .collect::<Result<Vec<ToolSpec>, _>>())?;
         self.apply(Update {
             upsert: specs,
@@ -192,7 +192,7 @@ impl HolarynRuntime {
         let values: Vec<Value> = from_js(tools, "tools")?;
         let specs = js(values
             .into_iter()
-            .map(holaryn_core::validate::parse_spec_owned)
+            .map(holaryn_core::parse_spec_owned)
             .collect::<Result<Vec<ToolSpec>, _>>())?;
         self.apply(Update {
             upsert: specs,
@@ -356,7 +356,7 @@ impl HolarynRuntime {
         let shared = self.shared.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             match js(crate::embedder::drive(shared, first).await?)? {
-                holaryn_core::semantic::SearchStep::Prepared(stats) => to_js(&stats),
+                holaryn_core::SearchStep::Prepared(stats) => to_js(&stats),
                 _ => Err(errors::input("preparation ended without stats")),
             }
         }))
@@ -373,7 +373,7 @@ impl HolarynRuntime {
         #[serde(deny_unknown_fields)]
         struct Opts {
             #[serde(default)]
-            encoding: holaryn_core::embeddings::Encoding,
+            encoding: holaryn_core::Encoding,
         }
         let o: Opts = if options.is_undefined() || options.is_null() {
             Opts::default()

@@ -6,9 +6,9 @@ use crate::driver::drive;
 use crate::errors::js;
 use crate::host::Host;
 use crate::shared::Shared;
-use holaryn_core::discovery::SearchOutput;
-use holaryn_core::model_call::ModelCallStep;
-use holaryn_core::session::PolicyFile;
+use holaryn_core::ModelCallStep;
+use holaryn_core::PolicyFile;
+use holaryn_core::SearchOutput;
 use holaryn_model::Format;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -306,7 +306,7 @@ impl HolarynSession {
     #[wasm_bindgen(js_name = exportTools, skip_typescript)]
     pub fn export_tools(&self, format: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
         let format: Format = from_js(format, "format")?;
-        let options: holaryn_core::deferred::ExportOptions = if options.is_undefined() {
+        let options: holaryn_core::ExportOptions = if options.is_undefined() {
             Default::default()
         } else {
             from_js(options, "options")?
@@ -387,7 +387,7 @@ async fn gated(
     target: String,
     args: Value,
     host: Host,
-) -> Result<holaryn_core::gate::CallOutcome, JsValue> {
+) -> Result<holaryn_core::CallOutcome, JsValue> {
     let now = host.now();
     let first = shared.core()?.start_call(&id, &target, args, now);
     let outcome = drive(shared.clone(), host, first).await;

@@ -19,7 +19,7 @@
 //! an empty item (which the form could not tell apart), the answer is serde's
 //! JSON instead, which starts with `{`.
 
-use holaryn_core::discovery::{SearchOutput, ToolSummary};
+use holaryn_core::{SearchOutput, ToolSummary};
 
 const RS: u8 = 0x1e;
 const US: u8 = 0x1f;
@@ -136,7 +136,7 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use holaryn_core::availability::AvailabilityState;
+    use holaryn_core::AvailabilityState;
     use holaryn_model::{Source, Trust};
 
     fn tool(summary: &str, why: &[&str]) -> ToolSummary {

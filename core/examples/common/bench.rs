@@ -3,7 +3,7 @@
 //! `benchmarks/search-queries.json` and the catalog of `n` tools that
 //! `benchmarks/fixture-catalog.mjs` builds.
 
-use holaryn_core::registry::Update;
+use holaryn_core::Update;
 use holaryn_core::{Runtime, ToolSpec};
 
 /// The benchmark queries, in file order.

@@ -2,8 +2,8 @@
 //! (one provider per file, named after it, names qualified `provider/name`,
 //! as `holaryn rank --catalog DIR` does) or a JSON array of tool specs, and
 //! collecting every `*.json` MCP catalog in a folder as tool specs.
-use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
-use holaryn_core::registry::Update;
+use holaryn_core::Update;
+use holaryn_core::{parse_catalog_text, CatalogOptions};
 use holaryn_core::{Runtime, ToolSpec};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -93,7 +93,7 @@ pub fn catalog_specs(dir: &Path, skip: Option<&str>) -> Vec<ToolSpec> {
 #[allow(dead_code)] // not every example creates a session
 /// A dynamic-discovery session with a fixed handle secret (examples only).
 pub fn dynamic_session(rt: &mut Runtime) -> String {
-    let options = holaryn_core::session::SessionOptions {
+    let options = holaryn_core::SessionOptions {
         dynamic_discovery: true,
         ..Default::default()
     };

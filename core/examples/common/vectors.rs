@@ -2,7 +2,7 @@
 //! (fusion_sweep, nothing_sweep): the vectors by text key and the tool matrix
 //! of a runtime's search index; and how both report a nothing-fits flag.
 
-use holaryn_core::embeddings::base64_decode;
+use holaryn_core::base64_decode;
 use holaryn_core::search::embed::{normalized, text_key, tool_text};
 use holaryn_core::search::SearchIndex;
 use serde_json::Value;

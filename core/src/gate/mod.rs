@@ -29,7 +29,7 @@ pub use steps::{
 };
 
 use crate::availability::AvailabilityState;
-use crate::inspect::Resolved;
+use crate::runtime::api::Resolved;
 use crate::runtime::Runtime;
 use crate::session::Session;
 use crate::session::{DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS};

@@ -7,8 +7,9 @@
 //! entry in list order, so decisions and the reported rule are identical to
 //! [`Policy::evaluate`](super::Policy::evaluate).
 
+use super::decide::{decide, Decision, FirstMatch, Policy, Scope, ScopeRules};
 use super::pattern::{Name, Pattern};
-use super::{decide, Decision, FirstMatch, Policy, Rules, Scope, ScopeRules};
+use super::rules::Rules;
 use holaryn_model::ToolDescriptor;
 use std::collections::{HashMap, HashSet};
 

@@ -6,8 +6,10 @@
 //! reported: entries listed twice, entries naming a discovery tool (which no
 //! rule can remove) and hidden providers with no registered tool.
 
-use super::{is_discovery_tool, Pattern, Policy, Scope};
+use super::decide::{Policy, Scope};
+use super::pattern::Pattern;
 use crate::registry::Registry;
+use holaryn_model::is_discovery_tool;
 use serde::Serialize;
 use std::collections::HashSet;
 

@@ -1,9 +1,9 @@
 //! A scripted native host for driving the gate in tests.
 
-use holaryn_core::gate::{
+use holaryn_core::Runtime;
+use holaryn_core::{
     ApprovalAnswer, CallOutcome, ExecAnswer, GateStep, HookAnswer, HookPhase, ScreenAnswer,
 };
-use holaryn_core::Runtime;
 use serde_json::{json, Value};
 
 /// What the scripted host does at each step.

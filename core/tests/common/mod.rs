@@ -3,7 +3,7 @@
 
 pub mod drive;
 
-use holaryn_core::catalog::{parse_catalog_text, CatalogOptions};
+use holaryn_core::{parse_catalog_text, CatalogOptions};
 use holaryn_core::{Runtime, SessionOptions, ToolSpec};
 use serde_json::{json, Value};
 use std::path::PathBuf;

@@ -15,45 +15,17 @@
 //! Every call still passes the gate, which runs only the descriptor version
 //! the session's last inspect showed.
 
+use super::Runtime;
 use crate::builtin::discovery_tools;
 use crate::formats::{export, wire_for, Export};
 use crate::policy::Decision;
-use crate::runtime::Runtime;
 use holaryn_model::Format;
 use holaryn_model::{Error, ErrorCode, Result};
 use holaryn_model::{ToolDescriptor, Visibility};
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
-/// How `exportTools` shapes the tools array.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ExportMode {
-    /// The discovery tools plus the tools the model inspected (the default).
-    #[default]
-    Loaded,
-    /// Every permitted tool, deferred (Anthropic only).
-    Deferred,
-}
-
-/// Options of `exportTools` (wire shape, camelCase).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ExportOptions {
-    /// The export mode (default `loaded`).
-    #[serde(default)]
-    pub mode: ExportMode,
-}
-
-/// A session's pinned deferred definitions, in first-export order.
-#[derive(Debug, Clone, Default)]
-pub struct Pins {
-    /// On once the session exported in deferred mode (until a loaded-mode export).
-    pub(crate) on: bool,
-    /// (wire name, the descriptor as first exported).
-    pub(crate) tools: Vec<(String, Arc<ToolDescriptor>)>,
-}
+use super::api::{ExportMode, ExportOptions};
 
 impl Runtime {
     /// Export in `mode`; a deferred export pins every newly permitted tool first.

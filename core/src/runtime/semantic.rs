@@ -15,9 +15,9 @@
 //! over the tools that have vectors. Either way each result's `why` ends
 //! with `embedder unavailable: …`. Vectors already received stay cached.
 
-use crate::discovery::{search_input, SearchInput, SearchOutput};
+use super::api::{search_input, SearchInput, SearchOutput};
+use super::{unknown_session, Runtime};
 use crate::embeddings::{EmbeddingModel, Encoding};
-use crate::runtime::{unknown_session, Runtime};
 use crate::search::blend::{fuse, Fusion};
 use crate::search::embed::{
     meaning_ranking, normalized, nothing_fits, similarities, text_key, tool_text, POOL,

@@ -11,8 +11,11 @@
 //! re-list skipped (`core/src/skipped.rs`) are kept per provider beside the
 //! tools and are no part of the version: the model never sees them.
 
+mod skipped;
+
+pub use skipped::{Listing, SkippedTool};
+
 use crate::schemas::SchemaPool;
-use crate::skipped::{Listing, SkippedTool};
 use crate::validate::{normalise, parse_spec, MetaCache, SchemaValidator};
 use crate::version_tree::VersionTree;
 use holaryn_model::ProviderStatus;

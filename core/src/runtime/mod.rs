@@ -7,6 +7,18 @@
 //! `tool_registry_changed` event is queued per session. Hosts drain events
 //! with [`Runtime::drain_events`] after each operation.
 
+// The runtime's verbs, one file each (`impl Runtime` lives only here); the
+// data types they share are in `api`. The crate root re-exports their public
+// types, so this file never imports a verb file (no import circle).
+pub(crate) mod api;
+pub(crate) mod deferred;
+mod discovery;
+mod inspect;
+pub(crate) mod model_call;
+pub(crate) mod providers;
+pub(crate) mod semantic;
+
+use self::semantic::EmbedDocs;
 use crate::activity::{ActivityKind, ActivityLog, ActivityRecord};
 use crate::availability::{availability, availability_state, Availability, AvailabilityState};
 use crate::builtin::code_tool_entry;
@@ -14,7 +26,6 @@ use crate::embeddings::EmbeddingStore;
 use crate::policy::Decision;
 use crate::registry::{Entry, Registry, RegistryChange, Update};
 use crate::search::SearchIndex;
-use crate::semantic::EmbedDocs;
 use crate::session::{Session, SessionOptions};
 use holaryn_model::ProviderStatus;
 use holaryn_model::{Error, ErrorCode, Result};

@@ -1,14 +1,15 @@
 //! `tool_inspect`, the model-visible tool list, footprints and the
 //! Capability Center table.
 
+use super::api::Resolved;
+use super::api::{CapabilityRow, Footprint, InspectOutput};
+use super::{unknown_session, Runtime};
 use crate::activity::{ActivityKind, ActivityRecord};
 use crate::availability::AvailabilityState;
 use crate::builtin::{discovery_tools, ModelTool};
-use crate::discovery::{CapabilityRow, Footprint, InspectOutput};
 use crate::handle::Binding;
 use crate::policy::PolicyWarning;
 use crate::registry::Entry;
-use crate::runtime::{unknown_session, Runtime};
 use crate::session::Session;
 use holaryn_model::HANDLE_PREFIX;
 use holaryn_model::{Error, ErrorCode, Result};
@@ -21,17 +22,6 @@ use std::collections::BTreeMap;
 #[serde(deny_unknown_fields)]
 struct InspectInput {
     name: String,
-}
-
-/// How a target string resolved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Resolved {
-    /// By canonical name.
-    Name,
-    /// By alias.
-    Alias,
-    /// By opaque handle.
-    Handle,
 }
 
 impl Runtime {
@@ -90,8 +80,7 @@ impl Runtime {
 
     /// `tool_inspect`: one exact name, alias or handle.
     pub fn tool_inspect(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<InspectOutput> {
-        let input: InspectInput =
-            crate::discovery::parse_input(holaryn_model::TOOL_INSPECT, input)?;
+        let input: InspectInput = super::api::parse_input(holaryn_model::TOOL_INSPECT, input)?;
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let (entry, _) = self.resolve_for(session, &input.name)?;
         let tool = entry.descriptor.clone();
@@ -291,7 +280,7 @@ impl Runtime {
 }
 
 /// The row of a tool its provider listed but the registry refused.
-fn skipped_row(t: &crate::skipped::SkippedTool) -> CapabilityRow {
+fn skipped_row(t: &crate::registry::SkippedTool) -> CapabilityRow {
     let p = &t.provider;
     CapabilityRow {
         name: t.name.clone(),

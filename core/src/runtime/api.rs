@@ -1,17 +1,12 @@
-//! The discovery tools: `tool_search`, `tool_list`, `tool_inspect`, plus the
-//! session's model-visible tool list, its byte footprint and the Capability
-//! Center table.
-//!
-//! Search and list are schema-free. Inspect loads an exact schema and issues
-//! a handle when policy permits; none of them grants permission to execute.
+//! The runtime's data vocabulary: what the discovery tools take and answer
+//! (`tool_search`, `tool_list`, `tool_inspect`, the Capability Center row and
+//! the footprint), their bounds, how a target resolved, and the export
+//! options. The runtime's verbs (`discovery.rs`, `inspect.rs`, `semantic.rs`,
+//! `deferred.rs`, `model_call.rs`, `providers.rs`) and the gate share these
+//! types without importing each other.
 
-use crate::activity::{ActivityKind, ActivityRecord};
 use crate::availability::{Availability, AvailabilityState};
-use crate::runtime::{unknown_session, Runtime};
-use crate::search::SearchHit;
-use crate::session::Session;
-use holaryn_model::{hex, unhex};
-use holaryn_model::{Annotations, Source, ToolDescriptor, Trust};
+use holaryn_model::{Annotations, Source, Trust};
 use holaryn_model::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -221,7 +216,7 @@ pub struct CapabilityRow {
     pub schema_missing: bool,
 }
 
-fn bad_input(msg: impl Into<String>, field: &str) -> Error {
+pub(super) fn bad_input(msg: impl Into<String>, field: &str) -> Error {
     Error::new(ErrorCode::InputInvalid, msg).with_field(field)
 }
 
@@ -243,7 +238,12 @@ pub(crate) fn parse_input<T: serde::de::DeserializeOwned>(tool: &str, input: &Va
     })
 }
 
-fn bounded(value: Option<i64>, default: usize, max: usize, field: &str) -> Result<usize> {
+pub(super) fn bounded(
+    value: Option<i64>,
+    default: usize,
+    max: usize,
+    field: &str,
+) -> Result<usize> {
     match value {
         None => Ok(default),
         Some(n) if n >= 1 && n as u64 <= max as u64 => Ok(n as usize),
@@ -298,206 +298,33 @@ fn check_query(query: &str, field: &str) -> Result<()> {
     Ok(())
 }
 
-/// The hint when nothing fits: how to browse instead of guessing.
-fn nothing_fits_hint(index: &crate::search::SearchIndex, weak: &[SearchHit]) -> String {
-    let mut providers: Vec<&str> = Vec::new();
-    for h in weak {
-        if let Some(t) = index.tool(h.doc) {
-            if !providers.contains(&t.provider.id.as_str()) {
-                providers.push(&t.provider.id);
-            }
-        }
-    }
-    let mut hint = String::from(
-        "No tool clearly fits this request. Rephrase it in the words a tool would use \
-         (pass other phrasings in `alternatives`), or browse with tool_list \
-         (filter by `provider` or `source`)",
-    );
-    if !providers.is_empty() {
-        hint.push_str(&format!(
-            "; the closest weak matches came from: {}",
-            providers.join(", ")
-        ));
-    }
-    hint.push('.');
-    hint
+/// How `exportTools` shapes the tools array.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportMode {
+    /// The discovery tools plus the tools the model inspected (the default).
+    #[default]
+    Loaded,
+    /// Every permitted tool, deferred (Anthropic only).
+    Deferred,
 }
 
-impl Runtime {
-    /// A tool's schema-free descriptor in `session` (looked up once per call, not per tool) with its summary text.
-    fn summary(
-        &self,
-        session: &Session,
-        tool: &ToolDescriptor,
-        summary: String,
-        why: Vec<String>,
-    ) -> ToolSummary {
-        let state = self.state_of(session, tool);
-        ToolSummary {
-            name: tool.name.clone(),
-            title: tool.title.clone(),
-            summary,
-            source: tool.source,
-            provider: tool.provider.id.clone(),
-            state,
-            permissions: tool.permissions.clone(),
-            trust: tool.trust,
-            schema_loaded: state == AvailabilityState::Loaded,
-            why,
-        }
-    }
+/// Options of `exportTools` (wire shape, camelCase).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExportOptions {
+    /// The export mode (default `loaded`).
+    #[serde(default)]
+    pub mode: ExportMode,
+}
 
-    /// `tool_search`: at most 8 ranked, schema-free descriptors (lexical
-    /// ranking; [`Runtime::search_step`] adds the host embedder).
-    pub fn tool_search(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<SearchOutput> {
-        let (input, limit) = search_input(input)?;
-        let hits = {
-            let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
-            let accept = self.search_filter(session, &input);
-            self.index.search_all(&input.phrasings(), limit, &accept)
-        };
-        self.finish_search(sid, hits.hits, hits.nothing_fits, now_ms)
-    }
-
-    /// Which index documents a search may return: the input's source,
-    /// provider and state filters, and never a hidden tool.
-    pub(crate) fn search_filter<'a>(
-        &'a self,
-        session: &'a Session,
-        input: &'a SearchInput,
-    ) -> impl Fn(usize) -> bool + 'a {
-        move |doc: usize| -> bool {
-            let Some(tool) = self.index.tool(doc) else {
-                return false;
-            };
-            if input.source.is_some_and(|s| s != tool.source)
-                || input
-                    .provider
-                    .as_ref()
-                    .is_some_and(|p| *p != tool.provider.id)
-            {
-                return false;
-            }
-            match input.state {
-                None => self.is_discoverable(session, tool),
-                Some(want) => {
-                    let state = self.state_of(session, tool);
-                    state != AvailabilityState::Hidden && state == want
-                }
-            }
-        }
-    }
-
-    /// Summaries for ranked hits, and the activity record of the search.
-    pub(crate) fn finish_search(
-        &mut self,
-        sid: &str,
-        hits: Vec<SearchHit>,
-        nothing_fits: bool,
-        now_ms: u64,
-    ) -> Result<SearchOutput> {
-        let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
-        let mut hits = hits;
-        let hint = nothing_fits.then(|| {
-            hits.truncate(NOTHING_FITS_RESULTS);
-            nothing_fits_hint(&self.index, &hits)
-        });
-        let results: Vec<ToolSummary> = hits
-            .into_iter()
-            .filter_map(|h| {
-                let tool = self.index.tool(h.doc)?;
-                let summary = self.index.summary(h.doc)?;
-                Some(self.summary(session, tool, summary, h.why))
-            })
-            .collect();
-        let version = session.version().to_string();
-        let rec = ActivityRecord {
-            count: Some(results.len() as u64),
-            ..ActivityRecord::new(
-                ActivityKind::Search,
-                &version,
-                holaryn_model::Code::Ok,
-                "tool_search ran",
-            )
-        }
-        .session(sid);
-        self.record(rec, now_ms);
-        Ok(SearchOutput {
-            results,
-            nothing_fits: hint.is_some(),
-            hint,
-            registry_version: version,
-        })
-    }
-
-    /// `tool_list`: a bounded, stable, filtered page.
-    pub fn tool_list(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<ListOutput> {
-        let input: ListInput = parse_input(holaryn_model::TOOL_LIST, input)?;
-        let limit = bounded(input.limit, LIST_DEFAULT, LIST_MAX, "limit")?;
-        let after = match &input.cursor {
-            None => None,
-            Some(c) => Some(
-                c.strip_prefix("cur_")
-                    .and_then(unhex)
-                    .and_then(|b| String::from_utf8(b).ok())
-                    .ok_or_else(|| {
-                        bad_input("`cursor` is not a cursor this tool returned", "cursor")
-                    })?,
-            ),
-        };
-        let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
-        let mut matching: Vec<&ToolDescriptor> = Vec::new();
-        let mut tools: Vec<&std::sync::Arc<ToolDescriptor>> = self.index.tools().collect();
-        tools.sort_by(|a, b| a.name.cmp(&b.name));
-        for tool in tools {
-            if input.source.is_some_and(|s| s != tool.source)
-                || input
-                    .provider
-                    .as_ref()
-                    .is_some_and(|p| *p != tool.provider.id)
-            {
-                continue;
-            }
-            let state = self.state_of(session, tool);
-            // Hidden tools never reach the model; the Capability Center shows them.
-            if state == AvailabilityState::Hidden || input.state.is_some_and(|s| s != state) {
-                continue;
-            }
-            matching.push(tool);
-        }
-        let total = matching.len();
-        let start = match &after {
-            Some(name) => matching.partition_point(|t| t.name.as_str() <= name.as_str()),
-            None => 0,
-        };
-        let page: Vec<&ToolDescriptor> = matching.iter().skip(start).take(limit).copied().collect();
-        let next_cursor = if start + page.len() < total {
-            page.last()
-                .map(|t| format!("cur_{}", hex(t.name.as_bytes())))
-        } else {
-            None
-        };
-        let version = session.version().to_string();
-        let tools: Vec<ToolSummary> = page
-            .iter()
-            .map(|t| self.summary(session, t, t.summary(), Vec::new()))
-            .collect();
-        let rec = ActivityRecord {
-            count: Some(tools.len() as u64),
-            ..ActivityRecord::new(
-                ActivityKind::List,
-                &version,
-                holaryn_model::Code::Ok,
-                "tool_list ran",
-            )
-        }
-        .session(sid);
-        self.record(rec, now_ms);
-        Ok(ListOutput {
-            tools,
-            next_cursor,
-            total,
-            registry_version: version,
-        })
-    }
+/// How a target string resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolved {
+    /// By canonical name.
+    Name,
+    /// By alias.
+    Alias,
+    /// By opaque handle.
+    Handle,
 }

@@ -16,11 +16,11 @@
 //! programming errors are `Err`: an unknown session, and a provider-shaped
 //! call with no call id to address a result to.
 
+use super::semantic::{EmbedFailure, EmbedRequest, SearchStep};
+use super::Runtime;
 use crate::content::{result_shape, ToolResult};
 use crate::formats;
 use crate::gate::{CallOutcome, GateStep};
-use crate::runtime::Runtime;
-use crate::semantic::{EmbedFailure, EmbedRequest, SearchStep};
 use holaryn_model::is_discovery_tool;
 use holaryn_model::Format;
 use holaryn_model::{Error, ErrorCode, Result};
@@ -227,7 +227,7 @@ impl Runtime {
         let reference = match (&out, reply.format) {
             (Ok(v), Some(f)) if name == "tool_inspect" => self
                 .inspect_reference(sid, f, v)
-                .map(|wire| crate::deferred::reference_result(&reply.call_id, v, &wire)),
+                .map(|wire| super::deferred::reference_result(&reply.call_id, v, &wire)),
             _ => None,
         };
         if let Some(r) = reference {
