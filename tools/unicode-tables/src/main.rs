@@ -1,14 +1,14 @@
-//! Writes holaryn-core's generated Unicode tables from pinned crates, both at
+//! Prints holaryn-core's generated Unicode tables from pinned crates, both at
 //! one Unicode version ([`UNICODE`]):
 //!
-//! - `cargo run -p unicode-tables -- pattern > core/src/pattern/tables.rs`: the
-//!   `\p{…}` data of the ECMA-262 pattern engine, from `icu_properties`;
-//! - `cargo run -p unicode-tables -- nfkd > core/src/search/nfkd_tables.rs`: the
-//!   compatibility decompositions and combining marks of search folding, from
+//! - `cargo run -p unicode-tables -- pattern`: the `\p{…}` data of the ECMA-262
+//!   pattern engine (`pattern/tables.rs`), from `icu_properties`;
+//! - `cargo run -p unicode-tables -- nfkd`: the compatibility decompositions
+//!   and combining marks of search folding (`search/nfkd_tables.rs`), from
 //!   `unicode-normalization`.
 //!
-//! `scripts/unicode-tables.sh` (in `npm test`) regenerates both and fails on
-//! any difference from the committed files.
+//! `scripts/unicode-tables.sh` (in `npm test`) names the committed files,
+//! regenerates both and fails on any difference, saying how to regenerate.
 
 mod nfkd;
 mod pattern;

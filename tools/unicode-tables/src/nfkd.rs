@@ -1,4 +1,4 @@
-//! `core/src/search/nfkd_tables.rs`: the compatibility decompositions,
+//! `search/nfkd_tables.rs`: the compatibility decompositions,
 //! combining marks and their classes that `search::nfkd` needs, from the
 //! `unicode-normalization` crate (`search::nfkd`'s tests check every code
 //! point against that crate).

@@ -1,5 +1,5 @@
-//! `core/src/pattern/tables.rs`: the Unicode property data behind `\p{…}` in
-//! the ECMA-262 pattern engine (`core/src/pattern/class.rs` reads it), from
+//! `pattern/tables.rs`: the Unicode property data behind `\p{…}` in the
+//! ECMA-262 pattern engine (`pattern/class.rs` reads it), from
 //! `icu_properties`. A stored property is a list of code point ranges as
 //! LEB128 varints alternating gap-from-previous-end and length; a derived one
 //! is the union (or its complement) of others.
