@@ -27,16 +27,16 @@ const ICU_DATA_UNICODE: &[(&str, &str)] = &[("2.4.0", "18.0.0")];
 
 fn main() {
     let which = std::env::args().nth(1);
-    let text = match which.as_deref() {
-        Some("pattern") => pattern::tables(),
-        Some("nfkd") => nfkd::tables(),
+    let table: fn() -> String = match which.as_deref() {
+        Some("pattern") => pattern::tables,
+        Some("nfkd") => nfkd::tables,
         _ => {
             eprintln!("usage: unicode-tables pattern|nfkd  (prints the file's text)");
             std::process::exit(2);
         }
     };
     one_unicode_version();
-    print!("{text}");
+    print!("{}", table());
 }
 
 /// The version of `name` that the workspace's `Cargo.lock` holds (the header
