@@ -73,7 +73,7 @@ impl MetaCache {
         if let Some((_, v)) = self.0.borrow().validators.iter().find(|(d, _)| *d == draft) {
             return Ok(v.clone());
         }
-        let v = crate::jsonschema::meta::validator(draft)?;
+        let v = crate::jsonschema::meta_validator(draft)?;
         self.0.borrow_mut().validators.push((draft, v.clone()));
         Ok(v)
     }

@@ -302,7 +302,7 @@ fn broken(schema: &Value) -> Vec<(&'static str, Value)> {
 /// What registration reports for a schema its meta-schema refuses: (pointer, message).
 fn first_meta_error_ours(schema: &Value) -> Option<(String, String)> {
     let draft = Draft::detect(schema)?;
-    let meta = holaryn_core::jsonschema::meta::validator(draft).ok()?;
+    let meta = holaryn_core::jsonschema::meta_validator(draft).ok()?;
     meta.validate(schema).err().map(|e| (e.pointer, e.message))
 }
 

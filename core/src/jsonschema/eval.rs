@@ -3,9 +3,9 @@
 //! the annotations `unevaluatedProperties`/`unevaluatedItems` need and the
 //! dynamic scope `$dynamicRef`/`$recursiveRef` resolve in.
 
+use super::draft::Draft;
 use super::error::{escape_token, ErrorKind, ValidationError};
 use super::index::{addr, Index, MAX_DEPTH};
-use super::Draft;
 use serde_json::{Map, Value};
 
 /// One step of the instance pointer.

@@ -5,9 +5,10 @@
 //! every `pattern` compiled. Nothing is fetched: a reference to a document
 //! that is neither the schema nor a known meta-schema does not compile.
 
+use super::draft::Draft;
 use super::error::CompileError;
+use super::meta;
 use super::uri;
-use super::{meta, Draft};
 use crate::pattern::Pattern;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};

@@ -1,10 +1,10 @@
 //! The keywords that look at an object's members, an array's items, or a
 //! single value (type, numbers, strings, `enum`/`const`, `format`, content).
 
+use super::draft::Draft;
 use super::error::{enum_message, plural, quoted_list, unexpected_suffix, ErrorKind};
 use super::eval::{Ann, Eval, Seg};
 use super::value::{base64_decode, cmp_numbers, count, equal, has_type, is_multiple_of};
-use super::Draft;
 use crate::pattern::PatternError;
 use serde_json::{Map, Value};
 use std::cmp::Ordering;

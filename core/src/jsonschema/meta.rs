@@ -1,10 +1,11 @@
 //! The meta-schemas of the five drafts, embedded (from json-schema.org, as
-//! the `referencing` crate ships them), parsed on first use; and the
-//! per-thread meta-schema validators schemas are checked against.
+//! the `referencing` crate ships them), parsed on first use. Only documents:
+//! the validators compiled from them are cached by `meta_validator` in the
+//! parent, so that this module, which `index` reads references from, imports
+//! nothing but the drafts.
 
-use super::{index::Index, Draft, Validator};
+use super::draft::Draft;
 use serde_json::Value;
-use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 /// (URI without fragment, text, draft) of every embedded document.
@@ -116,6 +117,11 @@ pub fn document(uri: &str) -> Option<(Arc<Value>, Draft)> {
     doc.clone().map(|d| (d, draft))
 }
 
+/// `draft`'s meta-schema.
+pub fn schema(draft: Draft) -> Option<Arc<Value>> {
+    document(uri_of(draft)).map(|(doc, _)| doc)
+}
+
 /// The URI of `draft`'s meta-schema.
 fn uri_of(draft: Draft) -> &'static str {
     match draft {
@@ -125,25 +131,4 @@ fn uri_of(draft: Draft) -> &'static str {
         Draft::Draft201909 => "https://json-schema.org/draft/2019-09/schema",
         Draft::Draft202012 => "https://json-schema.org/draft/2020-12/schema",
     }
-}
-
-thread_local! {
-    static VALIDATORS: std::cell::RefCell<Vec<(Draft, Rc<Validator>)>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The validator of `draft`'s meta-schema (compiled once per thread).
-pub fn validator(draft: Draft) -> Result<Rc<Validator>, String> {
-    if let Some(v) = VALIDATORS.with(|c| {
-        c.borrow()
-            .iter()
-            .find(|(d, _)| *d == draft)
-            .map(|(_, v)| v.clone())
-    }) {
-        return Ok(v);
-    }
-    let (doc, _) = document(uri_of(draft)).ok_or("a meta-schema is missing")?;
-    let index = Index::build(doc, draft).map_err(|e| e.message)?;
-    let v = Rc::new(Validator { index });
-    VALIDATORS.with(|c| c.borrow_mut().push((draft, v.clone())));
-    Ok(v)
 }

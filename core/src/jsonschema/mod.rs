@@ -7,14 +7,16 @@
 //! `$ref` does not compile); `format` asserts by default in drafts 4–7 only;
 //! messages are worded as that crate worded them.
 //!
+//! - `draft`: the drafts (a leaf every module may use);
 //! - `index`: documents, resources, anchors, reference resolution, patterns;
 //! - `uri`: RFC 3986 reference resolution;
 //! - `eval` and `keywords`: evaluation and annotations;
 //! - `value`: JSON equality and number semantics;
-//! - [`meta`]: embedded meta-schemas;
+//! - [`meta`]: embedded meta-schemas ([`meta_validator`] caches their validators);
 //! - [`format`](mod@format): the `format` checks;
 //! - [`error`]: errors and their messages.
 
+mod draft;
 pub mod error;
 mod eval;
 pub mod format;
@@ -24,73 +26,15 @@ pub mod meta;
 mod uri;
 mod value;
 
+pub use draft::Draft;
 pub use error::{CompileError, ErrorKind, ValidationError};
 pub use index::{holds, Holds};
 
 use index::Index;
 use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
-
-/// A JSON Schema draft.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Draft {
-    /// Draft 4.
-    Draft4,
-    /// Draft 6.
-    Draft6,
-    /// Draft 7.
-    Draft7,
-    /// Draft 2019-09.
-    Draft201909,
-    /// Draft 2020-12.
-    Draft202012,
-}
-
-impl Draft {
-    /// The draft a `$schema` URI names (`http` or `https`, with or without `#`).
-    pub fn from_uri(uri: &str) -> Option<Draft> {
-        let u = uri.trim_end_matches('#');
-        let u = u
-            .strip_prefix("https://")
-            .or_else(|| u.strip_prefix("http://"))?;
-        Some(match u {
-            "json-schema.org/draft/2020-12/schema" | "json-schema.org/schema" => Draft::Draft202012,
-            "json-schema.org/draft/2019-09/schema" => Draft::Draft201909,
-            "json-schema.org/draft-07/schema" => Draft::Draft7,
-            "json-schema.org/draft-06/schema" => Draft::Draft6,
-            "json-schema.org/draft-04/schema" => Draft::Draft4,
-            _ => return None,
-        })
-    }
-
-    /// The draft a schema declares with a known `$schema`, if it does.
-    pub fn declared(schema: &Value) -> Option<Draft> {
-        schema
-            .get("$schema")
-            .and_then(Value::as_str)
-            .and_then(Draft::from_uri)
-    }
-
-    /// The draft of a root schema: 2020-12 without a `$schema` string,
-    /// `None` for a `$schema` naming no supported draft.
-    pub fn detect(schema: &Value) -> Option<Draft> {
-        match schema.get("$schema").and_then(Value::as_str) {
-            Some(uri) => Draft::from_uri(uri),
-            None => Some(Draft::Draft202012),
-        }
-    }
-
-    /// 4, 6, 7, 2019 or 2020 (as [`format::check`] takes it).
-    pub fn number(self) -> u16 {
-        match self {
-            Draft::Draft4 => 4,
-            Draft::Draft6 => 6,
-            Draft::Draft7 => 7,
-            Draft::Draft201909 => 2019,
-            Draft::Draft202012 => 2020,
-        }
-    }
-}
 
 /// A compiled schema.
 pub struct Validator {
@@ -141,12 +85,33 @@ pub fn validator_with_draft(schema: &Value, draft: Draft) -> Result<Validator, C
         })?,
         None => draft,
     };
-    let meta = meta::validator(draft).map_err(|m| CompileError::new("", m))?;
+    let meta = meta_validator(draft).map_err(|m| CompileError::new("", m))?;
     if let Some(err) = meta.iter_errors(schema).next() {
         return Err(CompileError::new(err.pointer, err.message));
     }
     let index = Index::build(Arc::new(schema.clone()), draft)?;
     Ok(Validator { index })
+}
+
+thread_local! {
+    static META_VALIDATORS: RefCell<Vec<(Draft, Rc<Validator>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The validator of `draft`'s meta-schema (compiled once per thread).
+pub fn meta_validator(draft: Draft) -> Result<Rc<Validator>, String> {
+    if let Some(v) = META_VALIDATORS.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(d, _)| *d == draft)
+            .map(|(_, v)| v.clone())
+    }) {
+        return Ok(v);
+    }
+    let doc = meta::schema(draft).ok_or("a meta-schema is missing")?;
+    let index = Index::build(doc, draft).map_err(|e| e.message)?;
+    let v = Rc::new(Validator { index });
+    META_VALIDATORS.with(|c| c.borrow_mut().push((draft, v.clone())));
+    Ok(v)
 }
 
 #[cfg(test)]

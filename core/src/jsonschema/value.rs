@@ -2,7 +2,7 @@
 //! exact comparison of integers with floats, `multipleOf` in the decimal
 //! reading of both numbers, JSON type names and strict base64.
 
-use super::Draft;
+use super::draft::Draft;
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
 
