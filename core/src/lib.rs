@@ -33,7 +33,6 @@ pub mod handle;
 pub mod hash;
 pub mod jsonschema;
 pub mod model_call;
-pub mod pattern;
 pub mod policy;
 pub mod registry;
 pub mod runtime;

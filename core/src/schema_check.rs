@@ -214,7 +214,7 @@ fn check_pattern(pattern: &str) -> Result<(), String> {
     let verdict = match cached {
         Some(v) => v,
         None => {
-            let v = crate::pattern::Pattern::new(pattern)
+            let v = holaryn_pattern::Pattern::new(pattern)
                 .err()
                 .map(|e| format!("`{pattern}` is not a valid regular expression: {e}"));
             PATTERNS.with(|c| {

@@ -45,7 +45,7 @@ fn checker(draft: u16, format: &str) -> Option<fn(&str) -> bool> {
         "uri-template" if since(6) => is_uri_template,
         "json-pointer" if since(6) => is_json_pointer,
         "relative-json-pointer" if since(7) => is_relative_json_pointer,
-        "regex" => |s| crate::pattern::Pattern::new(s).is_ok(),
+        "regex" => |s| holaryn_pattern::Pattern::new(s).is_ok(),
         "uuid" if since(2019) => is_uuid,
         _ => return None,
     };

@@ -9,7 +9,7 @@ use super::draft::Draft;
 use super::error::CompileError;
 use super::meta;
 use super::uri;
-use crate::pattern::Pattern;
+use holaryn_pattern::Pattern;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

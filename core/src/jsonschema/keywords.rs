@@ -5,7 +5,7 @@ use super::draft::Draft;
 use super::error::{enum_message, plural, quoted_list, unexpected_suffix, ErrorKind};
 use super::eval::{Ann, Eval, Seg};
 use super::value::{base64_decode, cmp_numbers, count, equal, has_type, is_multiple_of};
-use crate::pattern::PatternError;
+use holaryn_pattern::PatternError;
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 

@@ -15,6 +15,10 @@
 //! would let the property through unchecked).
 //! Unicode property data (`tables.rs`) is generated from node's own RegExp.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![warn(unreachable_pub)]
+
 mod class;
 mod compile;
 mod matcher;

@@ -12,11 +12,14 @@
 //! node's verdicts (`gen-differential.mjs`, fixed seed), `mcp.json` the real
 //! tools' patterns; the JSON-Schema-Test-Suite's regex files run too.
 
-use holaryn_core::pattern::{Pattern, PatternError};
+use holaryn_pattern::{Pattern, PatternError};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/patterns/");
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/fixtures/patterns/"
+);
 
 /// One pattern's verdicts: compiles? then one bool per string.
 fn verdicts(pattern: &str, strings: &[Value]) -> Value {
