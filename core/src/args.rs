@@ -141,7 +141,7 @@ fn find(v: &Value, at: &mut String) -> Option<ArgError> {
         Value::Object(map) => map.iter().find_map(|(k, item)| {
             let len = at.len();
             at.push('/');
-            at.push_str(&crate::jsonschema::error::escape_token(k));
+            at.push_str(&holaryn_jsonschema::escape_token(k));
             let r = marker_error(k, at).or_else(|| find(item, at));
             at.truncate(len);
             r

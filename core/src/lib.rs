@@ -31,7 +31,6 @@ pub mod formats;
 pub mod gate;
 pub mod handle;
 pub mod hash;
-pub mod jsonschema;
 pub mod model_call;
 pub mod policy;
 pub mod registry;

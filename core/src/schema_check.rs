@@ -18,8 +18,7 @@
 //! inspect is reported as `descriptor.invalid_schema` there too, never as
 //! `args.invalid`.
 
-use crate::jsonschema::error::escape_token;
-use crate::jsonschema::{holds, Holds};
+use holaryn_jsonschema::{escape_token, holds, Holds};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -65,7 +64,7 @@ pub fn check_compilable(schema: &Value) -> Result<(), Uncompilable> {
 
 /// Compile `schema` exactly as the gate will, mapping a failure to its pointer.
 pub fn compile(schema: &Value) -> Result<(), Uncompilable> {
-    crate::jsonschema::validator_for(schema)
+    holaryn_jsonschema::validator_for(schema)
         .map(drop)
         .map_err(|e| Uncompilable {
             pointer: e.instance_path().to_string(),

@@ -6,8 +6,8 @@ use crate::descriptor::{
 };
 use crate::error::{Error, ErrorCode, Result};
 use crate::hash::json_digest;
-use crate::jsonschema::{validator_for, Draft, Validator};
 use crate::schemas::{fast_hash, same_order, SchemaPool};
+use holaryn_jsonschema::{validator_for, Draft, Validator};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -73,7 +73,7 @@ impl MetaCache {
         if let Some((_, v)) = self.0.borrow().validators.iter().find(|(d, _)| *d == draft) {
             return Ok(v.clone());
         }
-        let v = crate::jsonschema::meta_validator(draft)?;
+        let v = holaryn_jsonschema::meta_validator(draft)?;
         self.0.borrow_mut().validators.push((draft, v.clone()));
         Ok(v)
     }

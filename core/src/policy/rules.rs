@@ -1,7 +1,7 @@
 //! `{allow, deny}` rule sets and the project policy file.
 //!
 //! Host session rules and the project file share one shape and one check:
-//! the value is validated with our validator (`crate::jsonschema`) against the schema that
+//! the value is validated with our validator (`holaryn_jsonschema`) against the schema that
 //! ships in the repo (`schemas/tool-policy.schema.json`), then every entry is
 //! parsed by [`Pattern::parse`]. The schema's `pattern` and the parser
 //! describe the same grammar; the parser's wording is preferred in messages.
@@ -11,8 +11,7 @@
 
 use super::pattern::Pattern;
 use crate::error::{line_col_utf16, Error, ErrorCode, Result};
-use crate::jsonschema::error::escape_token;
-use crate::jsonschema::{ErrorKind as ValidationErrorKind, Validator};
+use holaryn_jsonschema::{escape_token, ErrorKind as ValidationErrorKind, Validator};
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -44,7 +43,7 @@ fn validator() -> std::result::Result<&'static Validator, String> {
     VALIDATOR
         .get_or_init(|| {
             let schema: Value = serde_json::from_str(POLICY_SCHEMA).map_err(|e| e.to_string())?;
-            crate::jsonschema::validator_for(&schema).map_err(|e| e.to_string())
+            holaryn_jsonschema::validator_for(&schema).map_err(|e| e.to_string())
         })
         .as_ref()
         .map_err(|e| format!("the shipped policy schema is broken: {e}"))

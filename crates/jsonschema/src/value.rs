@@ -7,7 +7,7 @@ use serde_json::{Number, Value};
 use std::cmp::Ordering;
 
 /// JSON equality: numbers by value, objects regardless of key order.
-pub fn equal(a: &Value, b: &Value) -> bool {
+pub(crate) fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => cmp_numbers(x, y) == Ordering::Equal,
         (Value::Array(x), Value::Array(y)) => {
@@ -43,7 +43,7 @@ fn cmp_int_float(i: i128, f: f64) -> Ordering {
 }
 
 /// Compare two JSON numbers exactly.
-pub fn cmp_numbers(a: &Number, b: &Number) -> Ordering {
+pub(crate) fn cmp_numbers(a: &Number, b: &Number) -> Ordering {
     match (int_of(a), int_of(b)) {
         (Some(x), Some(y)) => x.cmp(&y),
         (Some(x), None) => cmp_int_float(x, b.as_f64().unwrap_or(0.0)),
@@ -70,7 +70,7 @@ fn decimal_parts(n: &Number) -> Option<(i128, i32)> {
 }
 
 /// Whether `value / multiple` is an integer (`multiple` > 0).
-pub fn is_multiple_of(value: &Number, multiple: &Number) -> bool {
+pub(crate) fn is_multiple_of(value: &Number, multiple: &Number) -> bool {
     let v = value.as_f64().unwrap_or(0.0);
     if v == 0.0 {
         return int_of(value).is_some() || v.to_bits() == 0 || v == 0.0;
@@ -105,7 +105,7 @@ pub fn is_multiple_of(value: &Number, multiple: &Number) -> bool {
 }
 
 /// Whether `v` has JSON Schema type `name` under `draft`.
-pub fn has_type(v: &Value, name: &str, draft: Draft) -> bool {
+pub(crate) fn has_type(v: &Value, name: &str, draft: Draft) -> bool {
     match name {
         "null" => v.is_null(),
         "boolean" => v.is_boolean(),
@@ -130,7 +130,7 @@ pub fn has_type(v: &Value, name: &str, draft: Draft) -> bool {
 }
 
 /// A non-negative integer keyword value (`2` or `2.0`).
-pub fn count(v: &Value) -> Option<u64> {
+pub(crate) fn count(v: &Value) -> Option<u64> {
     match v {
         Value::Number(n) => n.as_u64().or_else(|| {
             n.as_f64()
@@ -142,7 +142,7 @@ pub fn count(v: &Value) -> Option<u64> {
 }
 
 /// Strict RFC 4648 base64 (padded), as `contentEncoding: base64` checks it.
-pub fn base64_decode(s: &str) -> Option<Vec<u8>> {
+pub(crate) fn base64_decode(s: &str) -> Option<Vec<u8>> {
     let bytes = s.as_bytes();
     if bytes.len() % 4 != 0 {
         return None;

@@ -1,17 +1,17 @@
 //! The official JSON-Schema-Test-Suite (drafts 4, 6, 7, 2019-09, 2020-12,
 //! required and optional; `tests/fixtures/json-schema-suite/`, commit in its
 //! `COMMIT` file) through our validator, against a reviewed list of the cases
-//! where we differ from the suite (`core/tests/json_schema_suite.expected`);
+//! where we differ from the suite (`tests/json_schema_suite.expected`);
 //! and a differential test against the `jsonschema` crate (a dev-dependency
 //! only) on every suite case and on the input schemas of the MCP fixture
 //! tools with generated instances: same verdict, same errors (pointer,
 //! message, order), and the same first meta-schema error for broken copies of
-//! the schemas (`core/tests/json_schema_diff.expected`).
+//! the schemas (`tests/json_schema_diff.expected`), both beside this file.
 //!
-//! `SUITE_WRITE=1 cargo test -p holaryn-core --test json_schema_suite`
+//! `SUITE_WRITE=1 cargo test -p holaryn-jsonschema --test json_schema_suite`
 //! rewrites both lists (reasons of known lines are kept, new ones say TODO).
 
-use holaryn_core::jsonschema::{validator_for, validator_with_draft, Draft};
+use holaryn_jsonschema::{meta_validator, validator_for, validator_with_draft, Draft};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -32,8 +32,9 @@ const DRAFTS: [(&str, Draft, jsonschema::Draft); 5] = [
     ),
 ];
 
+/// The repository root (the fixtures are shared with other tests).
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -123,7 +124,9 @@ fn verdict(v: Option<bool>) -> &'static str {
 
 /// Compare `found` (id → what happened) with the reviewed list at `file`.
 fn check_list(file: &str, found: BTreeMap<String, String>) {
-    let path = root().join("core/tests").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     let mut known: BTreeMap<String, String> = BTreeMap::new();
     for line in text
@@ -302,7 +305,7 @@ fn broken(schema: &Value) -> Vec<(&'static str, Value)> {
 /// What registration reports for a schema its meta-schema refuses: (pointer, message).
 fn first_meta_error_ours(schema: &Value) -> Option<(String, String)> {
     let draft = Draft::detect(schema)?;
-    let meta = holaryn_core::jsonschema::meta_validator(draft).ok()?;
+    let meta = meta_validator(draft).ok()?;
     meta.validate(schema).err().map(|e| (e.pointer, e.message))
 }
 

@@ -1,4 +1,4 @@
-//! `jsonschema::format::check` against the `jsonschema` crate 0.61 it replaces: per
+//! `holaryn_jsonschema::check_format` against the `jsonschema` crate 0.61 it replaces: per
 //! draft, the same known formats, the same default assertion, and the same verdict on
 //! every string of the JSON-Schema-Test-Suite's format tests and of a generated corpus
 //! (mutations of those strings and of `tests/fixtures/formats/seeds.json`, boundary
@@ -6,7 +6,7 @@
 //! reason, in `tests/fixtures/formats/disagreements.json`; the test fails on one that is
 //! not listed and on a listed one that no longer happens.
 
-use holaryn_core::jsonschema::format::{asserted_by_default, check};
+use holaryn_jsonschema::{check_format, format_asserted_by_default};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -50,7 +50,7 @@ const FORMATS: [&str; 23] = [
 /// A path from the repository root.
 fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
+        .join("../..")
         .join(path)
 }
 
@@ -295,7 +295,7 @@ fn disagreements() -> BTreeMap<Key, (bool, bool, Option<bool>)> {
                 if let (true, Some(s), true) = (theirs, value.as_str(), near_misses == 0) {
                     accepted.push(s.to_owned());
                 }
-                let ours = check(draft, format, &value).unwrap_or(true);
+                let ours = check_format(draft, format, &value).unwrap_or(true);
                 if ours != theirs {
                     let expected = suite
                         .iter()
@@ -317,7 +317,7 @@ fn the_same_formats_are_known_and_asserted_per_draft() {
     for (draft, dir, jd) in DRAFTS {
         for format in FORMATS {
             assert_eq!(
-                check(draft, format, &json!("")).is_some(),
+                check_format(draft, format, &json!("")).is_some(),
                 oracle(jd, format).is_some(),
                 "{dir}: is {format:?} known?"
             );
@@ -327,7 +327,7 @@ fn the_same_formats_are_known_and_asserted_per_draft() {
             .build(&json!({ "format": "ipv4" }))
             .expect("a format schema compiles");
         assert_eq!(
-            asserted_by_default(draft),
+            format_asserted_by_default(draft),
             !default.is_valid(&json!("x")),
             "{dir}"
         );
@@ -346,7 +346,7 @@ fn non_strings_satisfy_every_known_format() {
                 json!(false),
             ] {
                 assert_ne!(
-                    check(draft, format, &value),
+                    check_format(draft, format, &value),
                     Some(false),
                     "{draft} {format} {value}"
                 );

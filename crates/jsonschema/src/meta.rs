@@ -110,7 +110,7 @@ const DOCS: [(&str, &str, Draft); 19] = [
 static PARSED: [OnceLock<Option<Arc<Value>>>; DOCS.len()] = [const { OnceLock::new() }; DOCS.len()];
 
 /// The embedded document at `uri` (no fragment) and its draft.
-pub fn document(uri: &str) -> Option<(Arc<Value>, Draft)> {
+pub(crate) fn document(uri: &str) -> Option<(Arc<Value>, Draft)> {
     let i = DOCS.iter().position(|(u, _, _)| *u == uri)?;
     let (_, text, draft) = DOCS[i];
     let doc = PARSED[i].get_or_init(|| serde_json::from_str(text).ok().map(Arc::new));
@@ -118,7 +118,7 @@ pub fn document(uri: &str) -> Option<(Arc<Value>, Draft)> {
 }
 
 /// `draft`'s meta-schema.
-pub fn schema(draft: Draft) -> Option<Arc<Value>> {
+pub(crate) fn schema(draft: Draft) -> Option<Arc<Value>> {
     document(uri_of(draft)).map(|(doc, _)| doc)
 }
 

@@ -15,14 +15,14 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Base URI of a schema without `$id` (as the `jsonschema` crate uses).
-pub const DEFAULT_BASE: &str = "json-schema:///";
+pub(crate) const DEFAULT_BASE: &str = "json-schema:///";
 /// Deepest schema nesting walked, and deepest chain of schemas evaluated
 /// (meta-validation takes about six per level of a schema's nesting).
-pub const MAX_DEPTH: usize = 512;
+pub(crate) const MAX_DEPTH: usize = 512;
 
 /// A place in one of the documents.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Loc {
+pub(crate) struct Loc {
     /// Index into [`Index::docs`].
     pub doc: usize,
     /// JSON pointer from the document root (escaped).
@@ -31,7 +31,7 @@ pub struct Loc {
 
 /// One schema resource: a document root or a subschema with `$id`.
 #[derive(Debug)]
-pub struct Resource {
+pub(crate) struct Resource {
     /// Its absolute URI, without fragment.
     pub uri: String,
     /// Where it is.
@@ -48,7 +48,7 @@ pub struct Resource {
 
 /// Where a reference leads.
 #[derive(Debug, Clone)]
-pub struct Target {
+pub(crate) struct Target {
     /// The referenced schema.
     pub loc: Loc,
     /// The resource it belongs to.
@@ -58,7 +58,7 @@ pub struct Target {
 }
 
 /// A compiled schema.
-pub struct Index {
+pub(crate) struct Index {
     /// The schema (0) and the meta-schemas it references.
     pub docs: Vec<Arc<Value>>,
     /// Every resource found.
@@ -75,7 +75,7 @@ pub struct Index {
 }
 
 /// The address of a value, as a key (never dereferenced).
-pub fn addr(v: &Value) -> usize {
+pub(crate) fn addr(v: &Value) -> usize {
     v as *const Value as usize
 }
 
@@ -126,7 +126,7 @@ pub fn holds(k: &str, value: &Value) -> Option<Holds> {
 
 /// Calls `f(segment, subschema)` for each subschema of a schema object; with
 /// `defs`, also those under `$defs`/`definitions`.
-pub fn subschemas<'v>(
+pub(crate) fn subschemas<'v>(
     obj: &'v serde_json::Map<String, Value>,
     defs: bool,
     mut f: impl FnMut(String, &'v Value) -> Result<(), CompileError>,
@@ -170,7 +170,7 @@ fn resource_id(obj: &serde_json::Map<String, Value>, draft: Draft) -> Option<&st
 
 impl Index {
     /// Index `schema` (draft `draft` unless it says otherwise) and resolve everything reachable.
-    pub fn build(schema: Arc<Value>, draft: Draft) -> Result<Index, CompileError> {
+    pub(crate) fn build(schema: Arc<Value>, draft: Draft) -> Result<Index, CompileError> {
         let mut index = Index {
             docs: Vec::new(),
             resources: Vec::new(),
@@ -302,7 +302,7 @@ impl Index {
     }
 
     /// The value at `loc`.
-    pub fn get(&self, loc: &Loc) -> Option<&Value> {
+    pub(crate) fn get(&self, loc: &Loc) -> Option<&Value> {
         self.docs.get(loc.doc)?.pointer(&loc.ptr)
     }
 
@@ -320,7 +320,7 @@ impl Index {
     }
 
     /// Resolve `reference` against resource `res`'s base URI.
-    pub fn resolve(&mut self, res: usize, reference: &str) -> Result<Target, String> {
+    pub(crate) fn resolve(&mut self, res: usize, reference: &str) -> Result<Target, String> {
         let full = uri::resolve(&self.resources[res].uri, reference);
         let (base, fragment) = uri::split_fragment(&full);
         let r = match self.by_uri.get(base) {

@@ -1,33 +1,39 @@
-//! Our JSON Schema validator: drafts 4, 6, 7, 2019-09 and 2020-12 (no
+//! Holaryn's JSON Schema validator: drafts 4, 6, 7, 2019-09 and 2020-12 (no
 //! `$schema` means 2020-12), interpreted over `serde_json::Value`.
 //!
 //! Behaves as the `jsonschema` crate 0.61 did in our configuration: a schema
 //! is checked against its draft's meta-schema before it compiles; references
 //! resolve inside the schema and the embedded meta-schemas only (a remote
 //! `$ref` does not compile); `format` asserts by default in drafts 4–7 only;
-//! messages are worded as that crate worded them.
+//! messages are worded as that crate worded them. `pattern` and
+//! `patternProperties` are ECMA-262 (`holaryn-pattern`).
 //!
 //! - `draft`: the drafts (a leaf every module may use);
 //! - `index`: documents, resources, anchors, reference resolution, patterns;
 //! - `uri`: RFC 3986 reference resolution;
 //! - `eval` and `keywords`: evaluation and annotations;
 //! - `value`: JSON equality and number semantics;
-//! - [`meta`]: embedded meta-schemas ([`meta_validator`] caches their validators);
-//! - [`format`](mod@format): the `format` checks;
-//! - [`error`]: errors and their messages.
+//! - `meta`: embedded meta-schemas ([`meta_validator`] caches their validators);
+//! - `format`: the `format` checks ([`check_format`]);
+//! - `error`: errors and their messages.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![warn(unreachable_pub)]
 
 mod draft;
-pub mod error;
+mod error;
 mod eval;
-pub mod format;
+mod format;
 mod index;
 mod keywords;
-pub mod meta;
+mod meta;
 mod uri;
 mod value;
 
 pub use draft::Draft;
-pub use error::{CompileError, ErrorKind, ValidationError};
+pub use error::{escape_token, CompileError, ErrorKind, ValidationError};
+pub use format::{asserted_by_default as format_asserted_by_default, check as check_format};
 pub use index::{holds, Holds};
 
 use index::Index;

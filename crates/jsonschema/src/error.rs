@@ -81,13 +81,13 @@ impl fmt::Display for CompileError {
 }
 
 /// `'a', 'b'` as the `jsonschema` crate quotes names.
-pub fn quoted_list(items: &[String]) -> String {
+pub(crate) fn quoted_list(items: &[String]) -> String {
     let quoted: Vec<String> = items.iter().map(|i| format!("'{i}'")).collect();
     quoted.join(", ")
 }
 
 /// ` was unexpected)` or ` were unexpected)`.
-pub fn unexpected_suffix(n: usize) -> &'static str {
+pub(crate) fn unexpected_suffix(n: usize) -> &'static str {
     if n == 1 {
         " was unexpected)"
     } else {
@@ -96,7 +96,7 @@ pub fn unexpected_suffix(n: usize) -> &'static str {
 }
 
 /// `x is not one of a, b or c` (at most three options shown).
-pub fn enum_message(instance: &Value, options: &[Value]) -> String {
+pub(crate) fn enum_message(instance: &Value, options: &[Value]) -> String {
     let mut m = format!("{instance} is not one of ");
     if options.len() <= 3 {
         for (i, o) in options.iter().enumerate() {
@@ -120,7 +120,7 @@ pub fn enum_message(instance: &Value, options: &[Value]) -> String {
 }
 
 /// `s` unless `n == 1`.
-pub fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+pub(crate) fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
     if n == 1 {
         one
     } else {

@@ -6,7 +6,7 @@
 //! `Name <a@b.c>` as an email, punycode labels decoded and checked). The formats a
 //! draft does not know (`idn-email`, `idn-hostname` and any other name) are ignored.
 //! Hostnames and emails live in `format/host.rs`, URIs and IRIs in `format/uri.rs`;
-//! `core/tests/format_diff.rs` holds every verdict against the crate's.
+//! `crates/jsonschema/tests/format_diff.rs` holds every verdict against the crate's.
 
 mod host;
 mod tables;

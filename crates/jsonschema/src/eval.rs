@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 /// One step of the instance pointer.
 #[derive(Clone, Copy)]
-pub enum Seg<'i> {
+pub(crate) enum Seg<'i> {
     /// An object member.
     Key(&'i str),
     /// An array item.
@@ -19,7 +19,7 @@ pub enum Seg<'i> {
 
 /// What a successful evaluation marked as evaluated.
 #[derive(Default)]
-pub struct Ann<'i> {
+pub(crate) struct Ann<'i> {
     pub(super) all_props: bool,
     pub(super) props: Vec<&'i str>,
     pub(super) all_items: bool,
@@ -44,7 +44,7 @@ impl<'i> Ann<'i> {
 }
 
 /// An evaluation in progress.
-pub struct Eval<'v, 'i> {
+pub(crate) struct Eval<'v, 'i> {
     pub(super) ix: &'v Index,
     /// Resources entered, outermost first.
     pub(super) scope: Vec<usize>,
@@ -119,7 +119,7 @@ fn closed_single(obj: &Map<String, Value>, required: &Value) -> bool {
 
 impl<'v, 'i> Eval<'v, 'i> {
     /// A fresh evaluation over `ix`.
-    pub fn new(ix: &'v Index, collect: bool) -> Self {
+    pub(crate) fn new(ix: &'v Index, collect: bool) -> Self {
         Eval {
             ix,
             scope: vec![0],
@@ -165,7 +165,7 @@ impl<'v, 'i> Eval<'v, 'i> {
     }
 
     /// Evaluate `s` against `inst`; on success its annotations join `out`.
-    pub fn eval(&mut self, s: &'v Value, inst: &'i Value, out: &mut Ann<'i>) -> bool {
+    pub(crate) fn eval(&mut self, s: &'v Value, inst: &'i Value, out: &mut Ann<'i>) -> bool {
         let obj = match s {
             Value::Object(o) => o,
             Value::Bool(false) => {

@@ -122,7 +122,7 @@ fn assemble(
 }
 
 /// Resolve `reference` against the absolute `base` (RFC 3986 5.2.2).
-pub fn resolve(base: &str, reference: &str) -> String {
+pub(crate) fn resolve(base: &str, reference: &str) -> String {
     let r = split(reference);
     let b = split(base);
     if r.scheme.is_some() {
@@ -146,7 +146,7 @@ pub fn resolve(base: &str, reference: &str) -> String {
 }
 
 /// Split an absolute URI into the part before `#` and the fragment.
-pub fn split_fragment(uri: &str) -> (&str, &str) {
+pub(crate) fn split_fragment(uri: &str) -> (&str, &str) {
     match uri.find('#') {
         Some(i) => (&uri[..i], &uri[i + 1..]),
         None => (uri, ""),
@@ -154,7 +154,7 @@ pub fn split_fragment(uri: &str) -> (&str, &str) {
 }
 
 /// Decode `%XX` escapes (invalid ones stay as written).
-pub fn percent_decode(s: &str) -> String {
+pub(crate) fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
