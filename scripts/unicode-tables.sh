@@ -5,7 +5,7 @@
 set -euo pipefail
 
 # The committed files, relative to the repository root (the only place they are named here).
-PATTERN_TABLES="core/src/pattern/tables.rs"
+PATTERN_TABLES="crates/pattern/src/tables.rs"
 NFKD_TABLES="core/src/search/nfkd_tables.rs"
 
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"

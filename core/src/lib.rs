@@ -24,8 +24,6 @@ mod embeddings;
 mod formats;
 mod gate;
 mod handle;
-pub mod jsonschema;
-pub mod pattern;
 mod policy;
 mod registry;
 mod runtime;

@@ -1,7 +1,7 @@
 //! Descriptor validation: host JSON → [`ToolDescriptor`], or a typed error
 //! naming the tool and the field.
 
-use crate::jsonschema::{validator_for, Draft, Validator};
+use holaryn_jsonschema::{validator_for, Draft, Validator};
 use crate::schemas::{fast_hash, same_order, SchemaPool};
 use holaryn_model::json_digest;
 use holaryn_model::{
@@ -68,7 +68,7 @@ impl MetaCache {
         if let Some((_, v)) = self.0.borrow().validators.iter().find(|(d, _)| *d == draft) {
             return Ok(v.clone());
         }
-        let v = crate::jsonschema::meta::validator(draft)?;
+        let v = holaryn_jsonschema::meta_validator(draft)?;
         self.0.borrow_mut().validators.push((draft, v.clone()));
         Ok(v)
     }

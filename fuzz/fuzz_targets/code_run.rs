@@ -188,11 +188,11 @@ fn check(r: &CodeResult, limits: &CodeLimits, calls: u32, sites: u32, elapsed: u
     assert_eq!(first, None, "the result is off the schema");
 }
 
-fn schema() -> &'static jsonschema::Validator {
-    static V: OnceLock<jsonschema::Validator> = OnceLock::new();
+fn schema() -> &'static holaryn_jsonschema::Validator {
+    static V: OnceLock<holaryn_jsonschema::Validator> = OnceLock::new();
     V.get_or_init(|| {
         let text = include_str!("../../schemas/code-result.schema.json");
         let schema: Value = serde_json::from_str(text).expect("schema JSON");
-        jsonschema::validator_for(&schema).expect("valid schema")
+        holaryn_jsonschema::validator_for(&schema).expect("valid schema")
     })
 }

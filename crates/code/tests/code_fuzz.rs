@@ -297,7 +297,7 @@ fn run(
     rng: &mut Rng,
     program: holaryn_code::Program,
     limits: CodeLimits,
-    validator: &jsonschema::Validator,
+    validator: &holaryn_jsonschema::Validator,
 ) {
     let statements = program.statements().len();
     let mut now = rng.next() % 1_000_000;
@@ -359,11 +359,12 @@ fn run(
     assert!(validator.is_valid(&value), "{value:#}");
 }
 
-fn schema() -> jsonschema::Validator {
+fn schema() -> holaryn_jsonschema::Validator {
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schemas/code-result.schema.json");
     let text = std::fs::read_to_string(path).expect("schema");
-    jsonschema::validator_for(&serde_json::from_str(&text).expect("json")).expect("valid schema")
+    holaryn_jsonschema::validator_for(&serde_json::from_str(&text).expect("json"))
+        .expect("valid schema")
 }
 
 #[test]

@@ -17,12 +17,12 @@ fn repo(path: &str) -> PathBuf {
 
 /// Every result a test produces is checked against the published schema.
 fn assert_schema(result: &CodeResult) {
-    static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
+    static VALIDATOR: OnceLock<holaryn_jsonschema::Validator> = OnceLock::new();
     let validator = VALIDATOR.get_or_init(|| {
         let text =
             std::fs::read_to_string(repo("schemas/code-result.schema.json")).expect("schema file");
         let schema: Value = serde_json::from_str(&text).expect("schema json");
-        jsonschema::validator_for(&schema).expect("valid schema")
+        holaryn_jsonschema::validator_for(&schema).expect("valid schema")
     });
     let value = serde_json::to_value(result).expect("result json");
     let errors: Vec<String> = validator
@@ -670,7 +670,7 @@ fn the_schema_rejects_results_that_break_its_rules() {
     let text =
         std::fs::read_to_string(repo("schemas/code-result.schema.json")).expect("schema file");
     let schema: Value = serde_json::from_str(&text).expect("schema json");
-    let validator = jsonschema::validator_for(&schema).expect("valid schema");
+    let validator = holaryn_jsonschema::validator_for(&schema).expect("valid schema");
     let golden: Value = serde_json::from_str(
         &std::fs::read_to_string(repo("tests/fixtures/code/golden-completed.json"))
             .expect("golden"),
