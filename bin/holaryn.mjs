@@ -7,8 +7,9 @@ import { CliError, flag, integer, parseArgs, string } from "../js/cli/args.mjs";
 import { GATEWAY_USAGE } from "../js/cli/gateway.mjs";
 import { rankCommand, searchCommand } from "../js/cli/search.mjs";
 
-// HolarynBench needs the repository's benchmarks/ (catalog, virtual project,
-// baselines), which the npm package does not ship: offered only in a checkout.
+// HolarynBench needs the repository's benchmarks/ (catalog, baselines) and
+// js-demo/ (the virtual project), which the npm package does not ship: offered
+// only in a checkout.
 const BENCH = new URL("../benchmarks/tool-discovery/suite.mjs", import.meta.url);
 const hasBench = existsSync(BENCH);
 
