@@ -1,16 +1,11 @@
 // Command-line arguments for the `holaryn` CLI: each command declares its
 // options, Node's util.parseArgs (strict) reads them; an unknown flag, a missing
-// value or a bad value is a CliError (exit 2), one line. No dependencies, no IO.
+// value or a bad value is a CliError (exit 2), one line. No IO. Node only
+// (node:util): what the browser demo shares with the CLI imports error.mjs.
 import { parseArgs as nodeParseArgs } from "node:util";
+import { CliError } from "./error.mjs";
 
-/** A user error: printed as one line (no stack trace), exit code 2 unless said otherwise. */
-export class CliError extends Error {
-  constructor(message, exitCode = 2) {
-    super(message);
-    this.name = "CliError";
-    this.exitCode = exitCode;
-  }
-}
+export { CliError };
 
 /** Option kinds for a command's declaration: a switch, a string, an integer in [min, max]. */
 export const flag = Object.freeze({ type: "boolean" });
