@@ -1,6 +1,7 @@
-// A small in-memory project and an `execute` callback for the native demo
+// The demo's small in-memory project and an `execute` callback for its native
 // tools (glob, read, grep, list, write, delete, memory). No Node imports: the
-// bench suite, `npm start` and the browser Capability Center share it.
+// browser Capability Center, `npm start` and the HolarynBench suite (which
+// imports it from here) share it.
 
 /** A small virtual project tree the native tools run against. */
 export function virtualProject() {
