@@ -1,14 +1,14 @@
-//! Writes `core/src/search/nfkd_tables.rs` (the compatibility decompositions,
-//! combining marks and their classes that `search::nfkd` needs) from the
-//! `unicode-normalization` crate, so both agree on one Unicode version:
-//! `cargo run -p holaryn-core --example nfkd_tables > core/src/search/nfkd_tables.rs`
-//! (`search::nfkd`'s tests check every code point against that crate).
+//! Writes `crates/search/src/nfkd_tables.rs` (the compatibility decompositions,
+//! combining marks and their classes that holaryn-search's `nfkd.rs` needs) from
+//! the `unicode-normalization` crate, so both agree on one Unicode version:
+//! `cargo run -p holaryn-core --example nfkd_tables > crates/search/src/nfkd_tables.rs`
+//! (`nfkd.rs`'s tests check every code point against that crate).
 
 use std::fmt::Write;
 use unicode_normalization::char::{canonical_combining_class, is_combining_mark};
 use unicode_normalization::UnicodeNormalization;
 
-/// Hangul syllables decompose algorithmically (`search::nfkd::HANGUL`).
+/// Hangul syllables decompose algorithmically (`HANGUL` in holaryn-search's `nfkd.rs`).
 const HANGUL: std::ops::RangeInclusive<u32> = 0xAC00..=0xD7A3;
 
 fn main() {

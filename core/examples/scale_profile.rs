@@ -11,9 +11,9 @@ mod bench;
 #[path = "common/catalogs.rs"]
 mod catalogs;
 use holaryn_core::registry::{Registry, Update};
-use holaryn_core::search::SearchIndex;
 use holaryn_core::session::SessionOptions;
 use holaryn_core::{Runtime, ToolSpec};
+use holaryn_search::SearchIndex;
 use serde_json::json;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};

@@ -8,11 +8,11 @@
 use crate::activity::{ActivityKind, ActivityRecord};
 use crate::availability::{Availability, AvailabilityState};
 use crate::runtime::{unknown_session, Runtime};
-use crate::search::SearchHit;
 use crate::session::Session;
 use holaryn_model::{hex, unhex};
 use holaryn_model::{Annotations, Source, ToolDescriptor, Trust};
 use holaryn_model::{Error, ErrorCode, Result};
+use holaryn_search::{SearchHit, SearchIndex};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -299,7 +299,7 @@ fn check_query(query: &str, field: &str) -> Result<()> {
 }
 
 /// The hint when nothing fits: how to browse instead of guessing.
-fn nothing_fits_hint(index: &crate::search::SearchIndex, weak: &[SearchHit]) -> String {
+fn nothing_fits_hint(index: &SearchIndex, weak: &[SearchHit]) -> String {
     let mut providers: Vec<&str> = Vec::new();
     for h in weak {
         if let Some(t) = index.tool(h.doc) {

@@ -33,7 +33,6 @@ pub mod pattern;
 pub mod policy;
 pub mod registry;
 pub mod runtime;
-pub mod search;
 pub mod semantic;
 pub mod session;
 pub mod skipped;

@@ -5,7 +5,7 @@
 //! query first, when its vector is not cached, then tools whose text has no
 //! cached vector); the host embeds them and calls [`EmbedRequest::resume`].
 //! When every vector is there, the lexical ranking is fused with cosine
-//! similarity (see [`crate::search::embed`] and [`crate::search::blend`]).
+//! similarity (see [`holaryn_search::fuse`]).
 //!
 //! Tool vectors are requested lazily by the first search that lacks them;
 //! hosts that would rather pay that once up front run
@@ -18,12 +18,12 @@
 use crate::discovery::{search_input, SearchInput, SearchOutput};
 use crate::embeddings::{EmbeddingModel, Encoding};
 use crate::runtime::{unknown_session, Runtime};
-use crate::search::blend::{fuse, Fusion};
-use crate::search::embed::{
-    meaning_ranking, normalized, nothing_fits, similarities, text_key, tool_text, POOL,
-};
 use holaryn_model::ToolDescriptor;
 use holaryn_model::{Error, ErrorCode, Result};
+use holaryn_search::{
+    fuse, meaning_ranking, nothing_fits_with_meaning, similarities, text_key, tool_text,
+    unit_vector, Fusion, FUSION_POOL,
+};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -170,7 +170,7 @@ impl EmbedRequest {
         let dims = self.model.dimensions;
         let mut units = Vec::with_capacity(vectors.len());
         for (i, v) in vectors.iter().enumerate() {
-            let unit = normalized(v, dims).ok_or_else(|| {
+            let unit = unit_vector(v, dims).ok_or_else(|| {
                 format!(
                     "vector {i} has {} components (expected {dims}, finite, not all zero)",
                     v.len()
@@ -418,9 +418,11 @@ impl Runtime {
                     let name = |d: usize| self.index.tool(d).map_or("", |t| t.name.as_str());
                     let tie = |a: usize, b: usize| name(a).cmp(name(b));
                     let meaning = meaning_ranking(&sims, &accept, &tie);
-                    let lexical = self.index.search_all(&input.phrasings(), POOL, &accept);
+                    let lexical = self
+                        .index
+                        .search_all(&input.phrasings(), FUSION_POOL, &accept);
                     let exact = self.index.exact_docs(&input.query);
-                    let none = nothing_fits(&meaning, &lexical);
+                    let none = nothing_fits_with_meaning(&meaning, &lexical);
                     let f = Fusion::default();
                     let hits = fuse(lexical, &meaning, &exact, limit, &tie, &f);
                     (hits, none)

@@ -6,8 +6,8 @@ mod common;
 
 use common::{all_mcp_specs, dynamic_session, fixtures};
 use holaryn_core::registry::Update;
-use holaryn_core::search::text::words;
 use holaryn_core::Runtime;
+use holaryn_search::words;
 use serde_json::{json, Value};
 
 /// The fixture catalogs plus the native tools, and every (provider, local name).

@@ -3,8 +3,7 @@
 //! of a runtime's search index; and how both report a nothing-fits flag.
 
 use holaryn_core::embeddings::base64_decode;
-use holaryn_core::search::embed::{normalized, text_key, tool_text};
-use holaryn_core::search::SearchIndex;
+use holaryn_search::{text_key, tool_text, unit_vector, SearchIndex};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -33,7 +32,7 @@ pub fn vectors(data: &Value) -> HashMap<String, Vec<f32>> {
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 .collect()
         };
-        if let Some(u) = normalized(&raw, dims) {
+        if let Some(u) = unit_vector(&raw, dims) {
             out.insert(k.clone(), u);
         }
     }
