@@ -1,7 +1,7 @@
 //! Unicode compatibility decomposition (NFKD) and combining marks, for search
 //! folding: what `unicode-normalization` computes, from tables that hold only
 //! this (`nfkd_tables.rs`, generated from that crate by
-//! `examples/nfkd_tables.rs`; the tests check every code point against it).
+//! `core/examples/nfkd_tables.rs`; the tests check every code point against it).
 //! The browser downloads these tables, so they are a quarter of that crate's.
 
 use super::nfkd_tables::{MARKS, MULTI, POOL, RUNS, RUN_TARGETS};
