@@ -6,7 +6,7 @@ set -euo pipefail
 
 # The committed files, relative to the repository root (the only place they are named here).
 PATTERN_TABLES="crates/pattern/src/tables.rs"
-NFKD_TABLES="core/src/search/nfkd_tables.rs"
+NFKD_TABLES="crates/search/src/nfkd_tables.rs"
 
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$HOLARYN_ROOT"

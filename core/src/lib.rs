@@ -27,7 +27,6 @@ mod handle;
 mod policy;
 mod registry;
 mod runtime;
-pub mod search;
 mod session;
 mod validate;
 

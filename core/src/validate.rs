@@ -1,8 +1,8 @@
 //! Descriptor validation: host JSON → [`ToolDescriptor`], or a typed error
 //! naming the tool and the field.
 
-use holaryn_jsonschema::{validator_for, Draft, Validator};
 use crate::schemas::{fast_hash, same_order, SchemaPool};
+use holaryn_jsonschema::{validator_for, Draft, Validator};
 use holaryn_model::json_digest;
 use holaryn_model::{
     ApprovalMode, Invokability, ToolDescriptor, ToolRole, ToolSpec, Trust, Visibility,

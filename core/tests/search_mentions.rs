@@ -5,9 +5,9 @@
 mod common;
 
 use common::{all_mcp_specs, dynamic_session, fixtures};
-use holaryn_core::search::text::words;
 use holaryn_core::Runtime;
 use holaryn_core::Update;
+use holaryn_search::words;
 use serde_json::{json, Value};
 
 /// The fixture catalogs plus the native tools, and every (provider, local name).

@@ -8,7 +8,7 @@ use super::lexicon::{is_skipped, lexicon};
 use super::text::{family_of, is_stopword, listed, stem, words, STEP_JOINERS};
 
 /// Weight of the words of a later step ("…, then open an issue").
-pub const LATER_STEP: f32 = 0.5;
+pub(crate) const LATER_STEP: f32 = 0.5;
 /// Most content words read from one request.
 const MAX_WORDS: usize = 64;
 /// Most words one negation excludes.
@@ -16,7 +16,7 @@ const NEGATION_SCOPE: usize = 2;
 
 /// One content word of a request.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Word {
+pub(crate) struct Word {
     /// The word as typed (lower case).
     pub word: String,
     /// Its stem.
@@ -39,7 +39,7 @@ pub struct Word {
 
 /// Extra tool words a lexicon phrase adds (borrowed from the compiled-in lexicon).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Expansion {
+pub(crate) struct Expansion {
     /// The phrase as written in the lexicon.
     pub phrase: &'static str,
     /// Tool words, as (word, stem).
@@ -55,7 +55,7 @@ pub struct Expansion {
 
 /// A request, read.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Request {
+pub(crate) struct Request {
     /// Content words in order.
     pub words: Vec<Word>,
     /// Lexicon expansions.
@@ -136,7 +136,7 @@ const NAME_BEFORE: &[&str] = &[
     "on", "in", "with", "using", "via", "from", "through", "into", "my", "our",
 ];
 /// Words after a name that mark it as a service ("the memory server").
-pub const NAME_AFTER: &[&str] = &[
+pub(crate) const NAME_AFTER: &[&str] = &[
     "server",
     "mcp",
     "tool",
@@ -266,7 +266,7 @@ fn starts_step(raw: &[Raw], k: usize) -> bool {
 /// Light verbs: they carry little of a request's meaning ("put a thumbs-up",
 /// "make the window smaller", "get me the headlines"), so they neither act as
 /// the first action verb nor expand to their verb family, and count half.
-pub const LIGHT_VERBS: &[&str] = &[
+pub(crate) const LIGHT_VERBS: &[&str] = &[
     "put", "make", "get", "give", "take", "have", "do", "bring", "keep", "let", "go", "show",
 ];
 /// Weight of a light verb's literal word.
@@ -326,7 +326,7 @@ fn purpose_at(raw: &[Raw], k: usize) -> bool {
 }
 
 /// Read a request: content words, expansions, negated words, entities.
-pub fn read(query: &str) -> Request {
+pub(crate) fn read(query: &str) -> Request {
     let entities = detect(query);
     let raw = raw_words(query, &entities);
     let lex = lexicon();

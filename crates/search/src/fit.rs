@@ -118,7 +118,7 @@ const WEAK: Kinds = (1 << Kind::Number as u32) | (1 << Kind::Code as u32);
 
 /// What a tool's parameters take.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Fit {
+pub(crate) struct Fit {
     /// Kinds some parameter takes.
     pub kinds: Kinds,
     /// Kinds two top-level parameters or more take.
@@ -302,12 +302,12 @@ fn prop(name: &str, sub: &Value, depth: usize, budget: &mut usize, out: &mut (Ki
 
 /// What a tool's parameters take (computed once per tool): each top-level
 /// property with what it holds; a longitude beside its latitude is one place.
-pub fn param_kinds(tool: &ToolDescriptor) -> Fit {
+pub(crate) fn param_kinds(tool: &ToolDescriptor) -> Fit {
     schema_kinds(&tool.input_schema)
 }
 
 /// [`param_kinds`] of an input schema.
-pub fn schema_kinds(schema: &Value) -> Fit {
+pub(crate) fn schema_kinds(schema: &Value) -> Fit {
     let mut fit = Fit::default();
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
         return fit;

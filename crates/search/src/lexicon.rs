@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The lexicon data file.
-pub const DATA: &str = include_str!("lexicon.txt");
+pub(crate) const DATA: &str = include_str!("lexicon.txt");
 
 /// One entry: a phrase (stemmed content words) and the tool words it adds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The phrase's content words, stemmed.
     pub phrase: Vec<String>,
     /// Tool words it adds, as (word, stem); empty for filler.
@@ -23,24 +23,24 @@ pub struct Entry {
 
 /// The parsed lexicon: entries indexed by their first phrase word.
 #[derive(Debug, Default)]
-pub struct Lexicon {
+pub(crate) struct Lexicon {
     entries: Vec<Entry>,
     by_first: HashMap<String, Vec<usize>>,
 }
 
 /// Words phrases match across: articles, possessives and pronouns.
-pub const SKIP: &[&str] = &[
+pub(crate) const SKIP: &[&str] = &[
     "a", "an", "the", "my", "our", "your", "their", "his", "her", "this", "that", "these", "those",
     "it", "its", "some", "me", "us",
 ];
 
 /// True for a word phrase matching skips.
-pub fn is_skipped(word: &str) -> bool {
+pub(crate) fn is_skipped(word: &str) -> bool {
     SKIP.contains(&word)
 }
 
 /// The words of a text as phrases match them: stemmed, skippable words dropped.
-pub fn phrase_stems(text: &str) -> Vec<String> {
+pub(crate) fn phrase_stems(text: &str) -> Vec<String> {
     words(text)
         .into_iter()
         .filter(|w| !is_skipped(w))
@@ -50,7 +50,7 @@ pub fn phrase_stems(text: &str) -> Vec<String> {
 
 impl Lexicon {
     /// Parse the data format (see `lexicon.txt`); malformed lines are skipped.
-    pub fn parse(text: &str) -> Lexicon {
+    pub(crate) fn parse(text: &str) -> Lexicon {
         let mut lex = Lexicon::default();
         for line in text.lines().map(str::trim) {
             if line.is_empty() || line.starts_with('#') {
@@ -96,19 +96,15 @@ impl Lexicon {
         lex
     }
 
-    /// Number of entries.
-    pub fn len(&self) -> usize {
+    /// Number of entries (the tests count the data file's lines against it).
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    /// True when there are no entries.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// The longest entry whose phrase starts at `seq[at]` and whose filler
     /// status is `filler`.
-    pub fn match_at(&self, seq: &[&str], at: usize, filler: bool) -> Option<&Entry> {
+    pub(crate) fn match_at(&self, seq: &[&str], at: usize, filler: bool) -> Option<&Entry> {
         let cands = self.by_first.get(*seq.get(at)?)?;
         cands.iter().map(|i| &self.entries[*i]).find(|e| {
             e.adds.is_empty() == filler
@@ -119,7 +115,7 @@ impl Lexicon {
 }
 
 /// The compiled-in lexicon, parsed on first use.
-pub fn lexicon() -> &'static Lexicon {
+pub(crate) fn lexicon() -> &'static Lexicon {
     static LEX: OnceLock<Lexicon> = OnceLock::new();
     LEX.get_or_init(|| Lexicon::parse(DATA))
 }

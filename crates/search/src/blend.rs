@@ -36,16 +36,16 @@ use super::{Ranking, SearchHit};
 
 /// Meaning's share `α` of the score under a lexical lead (dev: 0.2 and 0.3
 /// tie on top-1; 0.4 drops provider-scoped any@8 by one).
-pub const MEANING_WEIGHT: f32 = 0.3;
+pub(crate) const MEANING_WEIGHT: f32 = 0.3;
 /// Meaning's share `α` when the lexical evidence is weak (dev: 0.3 best
 /// top-1; 0.4–0.5 one request less, with a higher MRR).
-pub const WEAK_MEANING_WEIGHT: f32 = 0.3;
+pub(crate) const WEAK_MEANING_WEIGHT: f32 = 0.3;
 /// Coverage from which the lexical first hit leads (dev: 0.6 best; 0.5 and
 /// 0.7–0.9 one request less).
-pub const SURE_COVERAGE: f32 = 0.6;
+pub(crate) const SURE_COVERAGE: f32 = 0.6;
 /// Second-to-first lexical score ratio up to which the first hit leads (no
 /// dev request turns on 0.5; 0.7 costs one).
-pub const SURE_MARGIN: f32 = 0.5;
+pub(crate) const SURE_MARGIN: f32 = 0.5;
 /// `why` entries of a lexical hit that decide the lead (see `search/index.rs`
 /// for the wording).
 const DECISIVE: [&str; 5] = [

@@ -12,7 +12,7 @@ use super::values::{address, command, cron, opaque_spans, url_spans, Span};
 /// One kind of entity; its bit in a [`Kinds`] mask is `1 << kind as u16`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `https://…`, `www.…`, `example.com/…`.
     Url,
     /// `src/main.rs`, `./notes`, `report.txt`, `**/*.md`.
@@ -58,10 +58,10 @@ pub enum Kind {
 }
 
 /// A set of [`Kind`]s.
-pub type Kinds = u32;
+pub(crate) type Kinds = u32;
 
 /// Every kind, in order, with the phrase `why` uses ("takes a URL").
-pub const KINDS: [(Kind, &str); 21] = [
+pub(crate) const KINDS: [(Kind, &str); 21] = [
     (Kind::Url, "a URL"),
     (Kind::Path, "a file path"),
     (Kind::Email, "an email address"),
@@ -87,7 +87,7 @@ pub const KINDS: [(Kind, &str); 21] = [
 
 impl Kind {
     /// This kind's bit.
-    pub fn bit(self) -> Kinds {
+    pub(crate) fn bit(self) -> Kinds {
         1 << self as u16
     }
 }
@@ -95,7 +95,7 @@ impl Kind {
 /// What a request carries: entity kinds, and the byte spans they cover
 /// (their words count little as search words).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Entities {
+pub(crate) struct Entities {
     /// Kinds found.
     pub kinds: Kinds,
     /// Kinds found twice or more (two paths, two time zones).
@@ -111,7 +111,7 @@ pub struct Entities {
 
 impl Entities {
     /// The weight of a word at byte offset `at` if it lies inside an entity.
-    pub fn weight_at(&self, at: usize) -> Option<f32> {
+    pub(crate) fn weight_at(&self, at: usize) -> Option<f32> {
         self.spans
             .iter()
             .find(|(s, e, _)| at >= *s && at < *e)
@@ -536,7 +536,7 @@ fn trim(tok: &str) -> (usize, &str) {
 }
 
 /// Detect the entities of a request.
-pub fn detect(query: &str) -> Entities {
+pub(crate) fn detect(query: &str) -> Entities {
     let mut out = Entities::default();
     let mut toks: Vec<(usize, &str)> = Vec::new();
     let mut pos = 0;

@@ -28,19 +28,19 @@ pub const POOL: usize = 50;
 /// first: every bar from 0.21 to 0.23 × 0.25 to 0.35 is right on every dev
 /// request it flags; 0.22 / 0.3 sits in the middle of that plateau (re-checked
 /// on the 580-request dev half: 6 of 6 right alone).
-pub const NOTHING_FITS_MEANING: f32 = 0.22;
+pub(crate) const NOTHING_FITS_MEANING: f32 = 0.22;
 /// Lexical coverage of the request by the best lexical hit below which, with
 /// [`NOTHING_FITS_MEANING`], nothing fits.
-pub const NOTHING_FITS_COVERAGE: f32 = 0.3;
+pub(crate) const NOTHING_FITS_COVERAGE: f32 = 0.3;
 /// Lexical rank from which the most similar tool counts as a disagreement
 /// (15: it is not among the first 15 lexical hits). With
 /// [`DISAGREE_COVERAGE`] and [`DISAGREE_UNKNOWN`], the two rankings neither
 /// agree nor find the request's words: nothing fits. Swept on the dev half
 /// (rank 5–30 × coverage 0.2–0.35 × unknown share 0.3–0.5): 15 / 0.25 / 0.4
 /// adds 7 right flags for 1 wrong to the other bars; ranks 15–20 flag alike.
-pub const DISAGREE_RANK: usize = 15;
+pub(crate) const DISAGREE_RANK: usize = 15;
 /// Lexical coverage below which a disagreement ([`DISAGREE_RANK`]) counts.
-pub const DISAGREE_COVERAGE: f32 = 0.25;
+pub(crate) const DISAGREE_COVERAGE: f32 = 0.25;
 /// Least share of the request's content words that no tool has for a
 /// disagreement ([`DISAGREE_RANK`]) to count. Set at 0.4 on main 5641c3c (0.3
 /// then flagged 2 more requests with a tool for 2 more without); re-swept on
@@ -48,7 +48,7 @@ pub const DISAGREE_COVERAGE: f32 = 0.25;
 /// [`super::nothing::UNKNOWN_NAMES`] 2 (main 19a36a2), share 0.15–0.4 ×
 /// rank 10–20 × coverage 0.2–0.25: 0.28–0.33 at rank 15 / 0.25 flag 27 of 29
 /// right (0.4: 23 of 24; 0.25: 29 of 33), 0.3 the middle of that plateau.
-pub const DISAGREE_UNKNOWN: f32 = 0.3;
+pub(crate) const DISAGREE_UNKNOWN: f32 = 0.3;
 /// Description characters embedded per tool.
 const DESCRIPTION_CHARS: usize = 1000;
 /// Parameter names embedded per tool.
@@ -173,9 +173,9 @@ pub fn meaning_ranking(
 
 /// With the embedder, nothing fits when the words alone say so
 /// (`nothing::lexical`), or when the best lexical hit covers little of the
-/// request and either the most similar tool is far ([`NOTHING_FITS_MEANING`])
+/// request and either the most similar tool is far (`NOTHING_FITS_MEANING`)
 /// or the two rankings disagree on a request in words no tool has
-/// ([`DISAGREE_RANK`]). `lexical` is the lexical ranking of the request's
+/// (`DISAGREE_RANK`). `lexical` is the lexical ranking of the request's
 /// [`POOL`] first tools, `meaning` the similarity ranking.
 pub fn nothing_fits(meaning: &[(usize, f32)], lexical: &Ranking) -> bool {
     let e = &lexical.evidence;

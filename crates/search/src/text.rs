@@ -14,7 +14,7 @@ const STOPWORDS: &[&str] = &[
 ];
 
 /// Verb families, literal members first; members of one family expand to each other.
-pub const VERB_FAMILIES: &[&[&str]] = &[
+pub(crate) const VERB_FAMILIES: &[&[&str]] = &[
     &[
         "find", "search", "locate", "glob", "lookup", "look", "seek", "discover",
     ],
@@ -38,10 +38,10 @@ pub const VERB_FAMILIES: &[&[&str]] = &[
 const UNSTEMMED: &[&str] = &["news"];
 
 /// Words joining steps of a multi-step request.
-pub const STEP_JOINERS: &[&str] = &["and", "then", "after", "afterwards", "also"];
+pub(crate) const STEP_JOINERS: &[&str] = &["and", "then", "after", "afterwards", "also"];
 
 /// Light English stemmer (plural, -ing, -ed, final -e); stable for docs and queries alike.
-pub fn stem(word: &str) -> String {
+pub(crate) fn stem(word: &str) -> String {
     let mut w = word.to_string();
     stem_in_place(&mut w);
     w
@@ -208,13 +208,13 @@ fn split_words(chars: impl Iterator<Item = char>, mut f: impl FnMut(&mut String)
 }
 
 /// True for a stopword.
-pub fn is_stopword(w: &str) -> bool {
+pub(crate) fn is_stopword(w: &str) -> bool {
     w.len() <= 6 && listed(STOPWORDS, w)
 }
 
 /// Whether `w` is in `list`: length and first byte before the string
 /// compare (word lists are read for every request word, several times).
-pub fn listed(list: &[&str], w: &str) -> bool {
+pub(crate) fn listed(list: &[&str], w: &str) -> bool {
     let Some(&first) = w.as_bytes().first() else {
         return list.contains(&w);
     };
@@ -222,15 +222,18 @@ pub fn listed(list: &[&str], w: &str) -> bool {
         .any(|m| m.len() == w.len() && m.as_bytes()[0] == first && *m == w)
 }
 
-/// Index terms of a text: words without stopwords, stemmed.
-pub fn terms(text: &str) -> Vec<String> {
+/// Index terms of a text: words without stopwords, stemmed (the tests'
+/// reference for [`each_term`]).
+#[cfg(test)]
+fn terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     each_term(text, |t| out.push(t.to_string()));
     out
 }
 
-/// Call `f` with each index term of `text` ([`terms`] without a string per term).
-pub fn each_term(text: &str, mut f: impl FnMut(&str)) {
+/// Call `f` with each index term of `text`: words without stopwords, stemmed,
+/// without a string per term.
+pub(crate) fn each_term(text: &str, mut f: impl FnMut(&str)) {
     each_word(text, |w| {
         if !is_stopword(w) {
             stem_in_place(w);
@@ -240,7 +243,7 @@ pub fn each_term(text: &str, mut f: impl FnMut(&str)) {
 }
 
 /// The verb family of a raw word, if any.
-pub fn family_of(word: &str) -> Option<usize> {
+pub(crate) fn family_of(word: &str) -> Option<usize> {
     // Length and first byte before the string compare: this runs for every
     // request word, several times per search.
     let first = *word.as_bytes().first()?;
@@ -252,7 +255,7 @@ pub fn family_of(word: &str) -> Option<usize> {
 
 /// The stems of each verb family's members, in [`VERB_FAMILIES`] order
 /// (computed once: every search expands its first verb's family).
-pub fn family_stems() -> &'static [Vec<String>] {
+pub(crate) fn family_stems() -> &'static [Vec<String>] {
     static STEMS: std::sync::OnceLock<Vec<Vec<String>>> = std::sync::OnceLock::new();
     STEMS.get_or_init(|| {
         VERB_FAMILIES
@@ -265,7 +268,7 @@ pub fn family_stems() -> &'static [Vec<String>] {
 /// A name NFKD-normalised and lower-cased, for exact-name matching (two names
 /// get one key exactly when their NFKC forms lower-case alike: the key is
 /// the NFD of that).
-pub fn exact_key(text: &str) -> String {
+pub(crate) fn exact_key(text: &str) -> String {
     let text = text.trim();
     if text.is_ascii() {
         return text.to_ascii_lowercase(); // NFKD is the identity on ASCII

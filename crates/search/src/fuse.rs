@@ -8,13 +8,13 @@
 //! best score is the one its `why` explains.
 
 /// Share of the other phrasings' normalised scores that adds to the best.
-pub const AGREE: f32 = 0.35;
+pub(crate) const AGREE: f32 = 0.35;
 
 /// One candidate: (score, document, index of the phrasing that placed it).
-pub type Cand = (f32, u32, u8);
+pub(crate) type Cand = (f32, u32, u8);
 
 /// Fuse per-phrasing candidate lists (each `(score, doc)`) into one list.
-pub fn fuse(lists: &[Vec<(f32, u32)>]) -> Vec<Cand> {
+pub(crate) fn fuse(lists: &[Vec<(f32, u32)>]) -> Vec<Cand> {
     if let [only] = lists {
         return only.iter().map(|(s, d)| (*s, *d, 0)).collect();
     }

@@ -18,7 +18,7 @@ const T_COUNT: u32 = 28;
 
 /// Call `f` with each code point of the compatibility decomposition of `c`
 /// (full, in the order of the decomposition; no canonical reordering).
-pub fn decompose(c: char, mut f: impl FnMut(char)) {
+pub(crate) fn decompose(c: char, mut f: impl FnMut(char)) {
     let cp = c as u32;
     if cp < 0xA0 {
         return f(c); // nothing below U+00A0 decomposes
@@ -46,7 +46,7 @@ pub fn decompose(c: char, mut f: impl FnMut(char)) {
 
 /// The canonical combining class of a combining mark, `None` for any other
 /// code point (every code point with a non-zero class is a mark).
-pub fn mark_class(c: char) -> Option<u8> {
+pub(crate) fn mark_class(c: char) -> Option<u8> {
     let cp = c as u32;
     if cp < 0x300 {
         return None; // the first mark is U+0300
@@ -55,13 +55,13 @@ pub fn mark_class(c: char) -> Option<u8> {
 }
 
 /// Whether `c` is a combining mark (General_Category=Mark).
-pub fn is_mark(c: char) -> bool {
+pub(crate) fn is_mark(c: char) -> bool {
     mark_class(c).is_some()
 }
 
 /// NFKD of `text`: decomposition, then each stretch of marks with non-zero
 /// classes stably sorted by class (canonical ordering).
-pub fn nfkd(text: &str) -> String {
+pub(crate) fn nfkd(text: &str) -> String {
     let mut chars: Vec<(char, u8)> = Vec::with_capacity(text.len());
     for c in text.chars() {
         decompose(c, |d| chars.push((d, mark_class(d).unwrap_or(0))));

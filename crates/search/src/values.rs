@@ -5,7 +5,7 @@
 //! and the multi-token values: cron schedules, street addresses, command lines.
 
 /// A weighted byte range of the query: (start, end, weight of its words).
-pub type Span = (usize, usize, f32);
+pub(crate) type Span = (usize, usize, f32);
 
 /// Weight of the host's main label (`gitlab` in `gitlab.com`).
 const HOST: f32 = 0.5;
@@ -18,7 +18,7 @@ const GENERIC_HOST: &[&str] = &["www", "app", "api", "m", "web", "en"];
 /// more, with a digit, switching between lower case, upper case and digits
 /// at least four times (`7d9f8b6c5`, `x2k4q`, `1NqJx2Lkd`; not `h264`,
 /// `utf8`, `win32api`, `iPhone15`).
-pub fn opaque(seg: &str) -> bool {
+pub(crate) fn opaque(seg: &str) -> bool {
     let class = |c: char| {
         if c.is_ascii_digit() {
             0
@@ -42,7 +42,7 @@ pub fn opaque(seg: &str) -> bool {
 
 /// Spans of the opaque segments of a token at `at` (split on `_ - . :`),
 /// weight 0: a random id's letters and digits match nothing meaningful.
-pub fn opaque_spans(at: usize, tok: &str) -> Vec<Span> {
+pub(crate) fn opaque_spans(at: usize, tok: &str) -> Vec<Span> {
     let mut out = Vec::new();
     let mut from = 0;
     for seg in tok.split(['_', '-', '.', ':']) {
@@ -58,7 +58,7 @@ pub fn opaque_spans(at: usize, tok: &str) -> Vec<Span> {
 /// the TLD weigh nothing, the host's main label is the service (full weight),
 /// path words half, path segments with digits (ids, numbers) and the query
 /// string nothing. Words not covered keep the URL's own weight.
-pub fn url_spans(at: usize, tok: &str) -> Vec<Span> {
+pub(crate) fn url_spans(at: usize, tok: &str) -> Vec<Span> {
     let mut out = Vec::new();
     let host_at = tok.find("://").map_or(0, |i| i + 3);
     out.push((at, at + host_at, 0.0));
@@ -107,7 +107,7 @@ fn cron_field(t: &str) -> bool {
 
 /// A cron schedule: five (or six) consecutive cron fields, one with a `*`.
 /// Returns the index of the first and past the last token.
-pub fn cron(toks: &[(usize, &str)]) -> Option<(usize, usize)> {
+pub(crate) fn cron(toks: &[(usize, &str)]) -> Option<(usize, usize)> {
     let mut i = 0;
     while i + 5 <= toks.len() {
         let n = toks[i..]
@@ -157,7 +157,7 @@ const STREET: &[&str] = &[
 /// capitalised words ending in a street type ("1600 Amphitheatre Parkway"),
 /// then the capitalised words and codes of its town ("Mountain View, CA").
 /// Returns the index past its last token.
-pub fn address(toks: &[(usize, &str)], i: usize) -> Option<usize> {
+pub(crate) fn address(toks: &[(usize, &str)], i: usize) -> Option<usize> {
     let (_, num) = toks.get(i)?;
     if num.is_empty() || num.len() > 5 || !num.chars().all(|c| c.is_ascii_digit()) {
         return None;
@@ -223,7 +223,7 @@ const COMMANDS: &[&str] = &[
 /// A command line: the request starts with a shell command followed, later,
 /// by a flag (`-p`) or a path (`~/x`, `./x`, `/x`). Returns the spans of its
 /// flags (weight 0: `-p` is no word).
-pub fn command(toks: &[(usize, &str)]) -> Option<Vec<Span>> {
+pub(crate) fn command(toks: &[(usize, &str)]) -> Option<Vec<Span>> {
     let (_, head) = toks.first()?;
     if !COMMANDS.contains(&head.to_ascii_lowercase().as_str()) {
         return None;

@@ -17,7 +17,7 @@
 
 /// What the best lexical hit has of the request (the best over phrasings).
 /// Only `coverage`, `hit` and `exact` are measured when the coverage is at
-/// least [`MEASURED_BELOW`]; the other fields are then 0.
+/// least `MEASURED_BELOW`; the other fields are then 0.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Evidence {
     /// IDF-weighted share of the request's content words the best hit
@@ -48,18 +48,18 @@ pub struct Evidence {
 /// measures the rest of the [`Evidence`] only below it: the highest coverage
 /// bar that reads other fields ([`UNKNOWN_COVERAGE`], [`COMMON_COVERAGE`],
 /// `embed::DISAGREE_COVERAGE`).
-pub const MEASURED_BELOW: f32 = 0.25;
+pub(crate) const MEASURED_BELOW: f32 = 0.25;
 /// Lexical coverage below which a request most of whose content words no
 /// tool has (see [`UNKNOWN_WORDS`]) fits nothing: it names things the catalog
 /// has no words for. Calibrated on the dev half, precision first.
-pub const UNKNOWN_COVERAGE: f32 = 0.25;
+pub(crate) const UNKNOWN_COVERAGE: f32 = 0.25;
 /// Fewest content words unknown to every tool for [`UNKNOWN_COVERAGE`]; at
 /// least half of the request's content words must be unknown too.
-pub const UNKNOWN_WORDS: usize = 2;
+pub(crate) const UNKNOWN_WORDS: usize = 2;
 /// IDF from which a typed word the best hit shares means something fits
 /// (5.0: in about 1 of 150 tools or fewer). Calibrated on the dev half,
 /// precision first.
-pub const RARE_WORD: f32 = 5.0;
+pub(crate) const RARE_WORD: f32 = 5.0;
 /// IDF below which a word is common (3.1: in more than about 1 tool in 22):
 /// a best hit that shares only such words with what is asked, covers under
 /// [`COMMON_COVERAGE`] of the request, while the request names
@@ -71,14 +71,14 @@ pub const RARE_WORD: f32 = 5.0;
 /// shell command, a month of a date, or a plain word the catalog lacks);
 /// with two, every cell up to IDF 3.3 is right on all it flags (0.25 × 3.1:
 /// 11 of 11; 3.3: 12 of 12; 3.5: 12 of 13), 3.1 one step inside that edge.
-pub const COMMON_WORD: f32 = 3.1;
+pub(crate) const COMMON_WORD: f32 = 3.1;
 /// Lexical coverage below which, with [`COMMON_WORD`], nothing fits (the
 /// highest swept: with [`UNKNOWN_NAMES`] 2 every coverage 0.15–0.25 is
 /// right on all it flags on dev, 0.25 flags the most).
-pub const COMMON_COVERAGE: f32 = 0.25;
+pub(crate) const COMMON_COVERAGE: f32 = 0.25;
 /// Fewest words without a digit unknown to every tool for [`COMMON_WORD`]
 /// (2: one was 5 wrong of 22 dev flags on main 19a36a2; two, 0 of 11).
-pub const UNKNOWN_NAMES: usize = 2;
+pub(crate) const UNKNOWN_NAMES: usize = 2;
 
 /// Without an embedder, nothing fits when the best hit is not an exact name
 /// and either
@@ -89,7 +89,7 @@ pub const UNKNOWN_NAMES: usize = 2;
 /// - the request names things no tool has ([`UNKNOWN_NAMES`] words without
 ///   a digit in no tool), and the best hit covers under [`COMMON_COVERAGE`] of it with
 ///   common words only ([`COMMON_WORD`], provider names aside).
-pub fn lexical(e: &Evidence) -> bool {
+pub(crate) fn lexical(e: &Evidence) -> bool {
     if !e.hit {
         return true;
     }

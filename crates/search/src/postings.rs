@@ -76,22 +76,22 @@ pub(super) struct Store {
 
 impl Store {
     /// Live documents.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.live
     }
 
     /// Slots (live or free); scratch arrays are this long.
-    pub fn slots(&self) -> usize {
+    pub(crate) fn slots(&self) -> usize {
         self.docs.len()
     }
 
     /// The document in `slot`, when live.
-    pub fn doc(&self, slot: u32) -> Option<&Doc> {
+    pub(crate) fn doc(&self, slot: u32) -> Option<&Doc> {
         self.docs.get(slot as usize).and_then(Option::as_ref)
     }
 
     /// Live documents with their slots.
-    pub fn docs(&self) -> impl Iterator<Item = (u32, &Doc)> {
+    pub(crate) fn docs(&self) -> impl Iterator<Item = (u32, &Doc)> {
         self.docs
             .iter()
             .enumerate()
@@ -99,17 +99,17 @@ impl Store {
     }
 
     /// The slot of a tool by canonical name.
-    pub fn slot_of(&self, name: &str) -> Option<u32> {
+    pub(crate) fn slot_of(&self, name: &str) -> Option<u32> {
         self.by_name.get(name).copied()
     }
 
     /// The posting list of a term id.
-    pub fn postings(&self, id: u32) -> &[Posting] {
+    pub(crate) fn postings(&self, id: u32) -> &[Posting] {
         self.postings.get(id as usize).map_or(&[], Vec::as_slice)
     }
 
     /// BM25 idf of a term id over the live documents.
-    pub fn idf(&self, id: u32) -> f32 {
+    pub(crate) fn idf(&self, id: u32) -> f32 {
         let n = self.live.max(1) as f32;
         let df = self.postings(id).len() as f32;
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
@@ -117,7 +117,7 @@ impl Store {
 
     /// The saturated BM25F impact of one posting of term `id`.
     #[inline]
-    pub fn impact(&self, id: u32, p: &Posting, k1: f32) -> f32 {
+    pub(crate) fn impact(&self, id: u32, p: &Posting, k1: f32) -> f32 {
         let norm = &self.norms[p.doc as usize];
         let mut weighted = 0f32;
         let mut mask = p.fields;
@@ -134,7 +134,7 @@ impl Store {
     }
 
     /// Add a tool (absent by name) from its field texts and exact keys.
-    pub fn insert(
+    pub(crate) fn insert(
         &mut self,
         tool: Arc<ToolDescriptor>,
         fields: &[String; FIELDS],
@@ -160,7 +160,7 @@ impl Store {
     /// Replace the document in `slot` by a new version of the same tool:
     /// postings of terms in both versions are rewritten in place, so a
     /// description edit moves no posting list.
-    pub fn replace(
+    pub(crate) fn replace(
         &mut self,
         slot: u32,
         old: (&[String; FIELDS], &[ExactKey]),
@@ -183,7 +183,7 @@ impl Store {
 
     /// Remove the document in `slot`, given the field texts and exact keys
     /// it was inserted with (re-derived from the tool, never stored).
-    pub fn remove(&mut self, slot: u32, fields: &[String; FIELDS], keys: &[ExactKey]) {
+    pub(crate) fn remove(&mut self, slot: u32, fields: &[String; FIELDS], keys: &[ExactKey]) {
         let Some(doc) = self.docs.get_mut(slot as usize).and_then(Option::take) else {
             return;
         };
@@ -290,7 +290,7 @@ impl Store {
     }
 
     /// The id of an indexed term.
-    pub fn id(&self, term: &str) -> Option<u32> {
+    pub(crate) fn id(&self, term: &str) -> Option<u32> {
         self.ids.get(term).copied()
     }
 
@@ -353,7 +353,7 @@ impl Store {
 
     /// Re-derive every document's length norms from the current averages
     /// (a no-op when nothing changed since the last refresh).
-    pub fn refresh(&mut self) {
+    pub(crate) fn refresh(&mut self) {
         if !self.stale {
             return;
         }

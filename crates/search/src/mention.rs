@@ -105,7 +105,7 @@ fn add(d: u32, s: f32, out: &mut Vec<(u32, f32)>) {
 
 impl Mentions {
     /// Add (or, with `add` false, remove) the tool in `slot` under its spaced names.
-    pub fn set(&mut self, slot: u32, tool: &ToolDescriptor, add: bool) {
+    pub(crate) fn set(&mut self, slot: u32, tool: &ToolDescriptor, add: bool) {
         for key in spaced_names(tool) {
             let first = key.split(' ').next().unwrap_or_default().to_string();
             if !toggle_slot(&mut self.phrases, key, slot, add) {
@@ -125,7 +125,7 @@ impl Mentions {
 
     /// The tools a request names, each with the score it gains (slot order);
     /// `providers` are the providers the request names.
-    pub fn find(&self, store: &Store, query: &str, providers: &[Named]) -> Vec<(u32, f32)> {
+    pub(crate) fn find(&self, store: &Store, query: &str, providers: &[Named]) -> Vec<(u32, f32)> {
         let mut out: Vec<(u32, f32)> = Vec::new();
         // Runs of plain words; an identifier that names a tool and sentence
         // punctuation (`,;:.!?` after a word) end a run.

@@ -94,7 +94,7 @@ pub(super) struct Named {
 
 impl Named {
     /// How fully the request names it: words naming it, then whether they spell its whole name.
-    pub fn fullness(&self) -> (usize, bool) {
+    pub(crate) fn fullness(&self) -> (usize, bool) {
         (self.at.len(), self.whole)
     }
 }

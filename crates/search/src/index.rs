@@ -130,13 +130,13 @@ pub struct SearchHit {
 pub struct Ranking {
     /// Hits, best first.
     pub hits: Vec<SearchHit>,
-    /// True when no tool clears the bar of a real match (see [`nothing::lexical`]).
+    /// True when no tool clears the bar of a real match (see `nothing::lexical`).
     pub nothing_fits: bool,
     /// IDF-weighted share of the request's content words the best hit
     /// matches (the best over phrasings; 1.0 for an exact name, 0.0 with no hit).
     pub coverage: f32,
     /// True when the request (its first phrasing) has later steps ("find the
-    /// notes, then email them"; see [`query::Word::later`](super::query::Word::later)).
+    /// notes, then email them"; see `query::Word::later`).
     pub later_steps: bool,
     /// What the best hit has of the request, for the nothing-fits bars.
     pub evidence: Evidence,
