@@ -75,7 +75,7 @@ impl MetaCache {
 }
 
 /// Check a tool name or alias's shape; `field` names where it came from
-/// (what a name may *mean* is `names::check_spec` in `core/src/names.rs`).
+/// (what a name may *mean* is `check_reserved_names` in `crates/model/src/names.rs`).
 pub fn check_name(tool: &str, field: &str, name: &str) -> Result<()> {
     let bad = |why: &str| {
         Err(

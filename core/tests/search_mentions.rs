@@ -1,5 +1,5 @@
 //! A request that names a tool inside a sentence ranks that tool first
-//! (`core/src/search/mention.rs`), over every fixture catalog: the name as an
+//! (`crates/search/src/mention.rs`), over every fixture catalog: the name as an
 //! identifier in a sentence, with its provider, and spelled out in words.
 
 mod common;
