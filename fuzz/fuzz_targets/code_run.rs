@@ -15,8 +15,8 @@ use holaryn_code::{
     compile, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome,
     LimitsRequest, RowStatus,
 };
-use holaryn_model::{Code, ErrorCode, HANDLE_PREFIX};
 use holaryn_fuzz::{gen, inside, Bytes};
+use holaryn_model::{Code, ErrorCode, HANDLE_PREFIX};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
 use std::sync::OnceLock;

@@ -163,7 +163,7 @@ impl Registry {
     }
 
     /// The tools whose wire name is not their preferred one, computed once
-    /// per registry version (the rule: [`crate::formats::wire_names`]).
+    /// per registry version (the rule: [`holaryn_model::wire_names`]).
     pub fn wire_names(&self) -> &BTreeMap<String, String> {
         self.wire_names.get_or_init(|| {
             holaryn_model::wire_names(self.tools.keys().map(String::as_str), &|w| {

@@ -214,7 +214,7 @@ impl Runtime {
             .collect()
     }
 
-    /// Export the current catalog's cached tool vectors (see [`crate::embeddings`]).
+    /// Export the current catalog's cached tool vectors (see `embeddings.rs`).
     pub fn export_embeddings(&mut self, encoding: Encoding) -> Result<Value> {
         self.refresh_docs();
         let keys = self
