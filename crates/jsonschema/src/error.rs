@@ -127,12 +127,3 @@ pub(crate) fn plural(n: u64, one: &'static str, many: &'static str) -> &'static 
         many
     }
 }
-
-/// One JSON-pointer reference token (the key itself unless it holds `~` or `/`).
-pub fn escape_token(key: &str) -> std::borrow::Cow<'_, str> {
-    if key.contains(['~', '/']) {
-        key.replace('~', "~0").replace('/', "~1").into()
-    } else {
-        key.into()
-    }
-}

@@ -4,8 +4,9 @@
 //! dynamic scope `$dynamicRef`/`$recursiveRef` resolve in.
 
 use super::draft::Draft;
-use super::error::{escape_token, ErrorKind, ValidationError};
+use super::error::{ErrorKind, ValidationError};
 use super::index::{addr, Index, MAX_DEPTH};
+use holaryn_model::escape_token;
 use serde_json::{Map, Value};
 
 /// One step of the instance pointer.

@@ -142,13 +142,13 @@ pub(crate) fn subschemas<'v>(
             (Some(Holds::Map), Value::Object(m)) => {
                 for (name, sub) in m {
                     if sub.is_object() || sub.is_boolean() {
-                        f(format!("{k}/{}", super::error::escape_token(name)), sub)?;
+                        f(format!("{k}/{}", holaryn_model::escape_token(name)), sub)?;
                     }
                 }
             }
             (Some(Holds::Defs), Value::Object(m)) if defs => {
                 for (name, sub) in m {
-                    f(format!("{k}/{}", super::error::escape_token(name)), sub)?;
+                    f(format!("{k}/{}", holaryn_model::escape_token(name)), sub)?;
                 }
             }
             (Some(Holds::One), _) => f(k.to_string(), v)?,
@@ -424,7 +424,7 @@ impl Index {
             for p in pp.keys() {
                 let ptr = at(&format!(
                     "patternProperties/{}",
-                    super::error::escape_token(p)
+                    holaryn_model::escape_token(p)
                 ));
                 self.pattern(p).map_err(|m| CompileError::new(ptr, m))?;
             }

@@ -32,7 +32,7 @@ mod uri;
 mod value;
 
 pub use draft::Draft;
-pub use error::{escape_token, CompileError, ErrorKind, ValidationError};
+pub use error::{CompileError, ErrorKind, ValidationError};
 pub use format::{asserted_by_default as format_asserted_by_default, check as check_format};
 pub use index::{holds, Holds};
 
