@@ -55,6 +55,7 @@ const defaultFiles = [
   "js/browser.mjs",
   "js/core.mjs",
   "js/wire.mjs",
+  "js/wire-fields.mjs",
 ].map(sizes);
 const codeFiles = ["dist/web/holaryn_code_bg.wasm"].map(sizes);
 console.log("files");

@@ -3,12 +3,13 @@
 // failed, 2 a usage or input error (one line on stderr, never a stack trace).
 import { existsSync, readFileSync } from "node:fs";
 import { HolarynRuntime } from "../js/node.mjs";
-import { CliError, parseArgs } from "../js/cli/args.mjs";
+import { CliError, flag, integer, parseArgs, string } from "../js/cli/args.mjs";
 import { GATEWAY_USAGE } from "../js/cli/gateway.mjs";
 import { rankCommand, searchCommand } from "../js/cli/search.mjs";
 
-// HolarynBench needs the repository's benchmarks/ (catalog, virtual project,
-// baselines), which the npm package does not ship: offered only in a checkout.
+// HolarynBench needs the repository's benchmarks/ (catalog, baselines) and
+// js-demo/ (the virtual project), which the npm package does not ship: offered
+// only in a checkout.
 const BENCH = new URL("../benchmarks/tool-discovery/suite.mjs", import.meta.url);
 const hasBench = existsSync(BENCH);
 
@@ -25,7 +26,7 @@ const FILTERS = `  --provider ID       only tools of this provider (as tool_list
 
 const COMMANDS = {
   search: {
-    flags: { catalog: "string", top: { int: [1, 8] }, provider: "string", source: "string", embeddings: "string" },
+    options: { catalog: string, top: integer(1, 8), provider: string, source: string, embeddings: string },
     usage: `usage: holaryn search --catalog FILE|DIR "query" [--top N] [--provider ID] [--source SOURCE] [--embeddings FILE]
 
 Ranks the catalog's tools for the query (tool_search) and prints the top N (1-8,
@@ -39,14 +40,14 @@ ${CATALOG_HELP}`,
     },
   },
   rank: {
-    flags: {
-      catalog: "string",
-      queries: "string",
-      top: { int: [1, 8] },
-      out: "string",
-      provider: "string",
-      source: "string",
-      embeddings: "string",
+    options: {
+      catalog: string,
+      queries: string,
+      top: integer(1, 8),
+      out: string,
+      provider: string,
+      source: string,
+      embeddings: string,
     },
     usage: `usage: holaryn rank --catalog FILE|DIR --queries FILE.jsonl [--top 8] [--out FILE] [--embeddings FILE]
 
@@ -68,13 +69,13 @@ ${CATALOG_HELP}`,
   },
   bench: {
     hidden: !hasBench,
-    flags: {
-      suite: "string",
-      baseline: "string",
-      "fail-on-regression": true,
-      "update-baseline": true,
-      "output-dir": "string",
-      inject: "string",
+    options: {
+      suite: string,
+      baseline: string,
+      "fail-on-regression": flag,
+      "update-baseline": flag,
+      "output-dir": string,
+      inject: string,
     },
     usage: `usage: holaryn bench run --suite tool-discovery [--baseline FILE] [--fail-on-regression] [--update-baseline] [--output-dir DIR]
 
@@ -92,7 +93,7 @@ worse than the baseline.`,
     },
   },
   gateway: {
-    flags: { config: "string", http: "string", ui: "string", check: true, quiet: true },
+    options: { config: string, http: string, ui: string, check: flag, quiet: flag },
     synopsis: "holaryn gateway --config FILE [--http PORT] [--ui PORT] [--check] [--quiet]",
     usage: GATEWAY_USAGE,
     run: async (opts) => {
@@ -101,7 +102,7 @@ worse than the baseline.`,
     },
   },
   version: {
-    flags: {},
+    options: {},
     usage: "usage: holaryn version (or holaryn --version, -v)",
     run: async () => (printVersion(), 0),
   },
@@ -131,7 +132,7 @@ async function main(argv) {
   }
   const command = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined; // a hidden command explains itself
   if (!command) throw new CliError(`unknown command \`${cmd}\` (see holaryn --help)`);
-  const opts = parseArgs(cmd, rest, command.flags);
+  const opts = parseArgs(cmd, rest, command.options);
   if (opts.help) {
     process.stdout.write(`${command.usage}\n`);
     return 0;

@@ -2,7 +2,7 @@
 // native tools, browser tools, skills and slash commands), fetched from this
 // server, and an `execute` callback that runs them against an in-memory
 // project. Nothing leaves the page.
-import { executor, virtualProject } from "../benchmarks/tool-discovery/virtual-project.mjs";
+import { executor, virtualProject } from "./virtual-project.mjs";
 import { directoryOrder, registerDirectoryFile } from "../js/cli/catalog-rule.mjs";
 
 const BASE = new URL("../benchmarks/catalogs/", import.meta.url);

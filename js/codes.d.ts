@@ -1,4 +1,4 @@
-// Generated from holaryn-core's `Code` enum (core/src/codes.rs); a test fails when they drift.
+// Generated from holaryn-model's `Code` enum (crates/model/src/codes.rs); a test fails when they drift.
 /** Every stable code an error, a call outcome, a bounded-code run, an availability row or an activity record can carry. */
 export type OutcomeCode =
   | "descriptor.invalid"

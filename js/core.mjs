@@ -10,6 +10,8 @@ export class HolarynError extends Error {
     this.code = code;
   }
 }
+
+// Generated from wasm/src/errors.rs CLASSES, do not edit: HOLARYN_BLESS=1 cargo test -p holaryn-wasm errors
 /** Bad tool descriptor (name, alias, schema, source). */
 export class DescriptorError extends HolarynError {}
 /** Bad catalog file or value. */
@@ -29,6 +31,7 @@ export class ConfigError extends HolarynError {}
 /** Bounded-code syntax, forbidden construct or limit. */
 export class CodeError extends HolarynError {}
 
+/** Each class by the `name` the wasm gives the errors it throws. */
 const FAMILIES = {
   HolarynError,
   DescriptorError,
@@ -41,6 +44,7 @@ const FAMILIES = {
   ConfigError,
   CodeError,
 };
+// End of the generated error classes.
 
 /** Re-parent a thrown wasm error onto its class (keeps message, code and data). */
 export function typed(err) {

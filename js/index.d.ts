@@ -23,15 +23,26 @@ export class HolarynError extends Error {
   suggestions?: string[];
   nextAction?: string;
 }
+// Generated from wasm/src/errors.rs CLASSES, do not edit: HOLARYN_BLESS=1 cargo test -p holaryn-wasm errors
+/** Bad tool descriptor (name, alias, schema, source). */
 export class DescriptorError extends HolarynError {}
+/** Bad catalog file or value. */
 export class CatalogError extends HolarynError {}
+/** Unknown tool or provider. */
 export class ToolError extends HolarynError {}
+/** Forged or stale opaque handle. */
 export class HandleError extends HolarynError {}
+/** Unknown session or invalid session options. */
 export class SessionError extends HolarynError {}
+/** Malformed project policy or rules. */
 export class PolicyError extends HolarynError {}
+/** Invalid model-tool input (query, limit, cursor, call shape). */
 export class InputError extends HolarynError {}
+/** Invalid configuration (e.g. an environment switch). */
 export class ConfigError extends HolarynError {}
+/** Bounded-code syntax, forbidden construct or limit. */
 export class CodeError extends HolarynError {}
+// End of the generated error classes.
 /** Re-parent a thrown runtime error onto its class. */
 export function typed<T>(err: T): T;
 /** Load the wasm. Required once in browsers and workers; a no-op in Node. */

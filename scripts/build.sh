@@ -24,9 +24,10 @@ if [ "$wasm_opt" != "$HOLARYN_ROOT/node_modules/.bin/wasm-opt" ]; then
   exit 1
 fi
 
-# Two modules, each its own cargo invocation so the core's `parser` feature
+# Two modules, each its own cargo invocation so holaryn-code's `parser` feature
 # is not unified into the default one: holaryn_wasm (no parser: the default
-# download) and holaryn_code (the bounded-code compiler, loaded on demand).
+# download) and holaryn_code (code-wasm/: holaryn-code with its compiler,
+# loaded on demand).
 target_dir="$(cargo metadata --format-version 1 --no-deps |
   node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')"
 # std rebuilt for the wasm with panics as immediate aborts (`-Cpanic=immediate-abort`,

@@ -1,8 +1,10 @@
 // `npm start`: the example model flow, step by step, on the HolarynBench
 // catalog (300 real MCP tools + native tools, skills and slash commands).
 // The "model" is scripted; every call goes through the real package.
+import { fileURLToPath } from "node:url";
 import { HolarynRuntime } from "holaryn";
-import { executor, loadBenchCatalog, virtualProject } from "../benchmarks/tool-discovery/suite.mjs";
+import { loadCatalog } from "../js/cli/catalog.mjs";
+import { executor, virtualProject } from "../js-demo/virtual-project.mjs";
 
 const out = (s = "") => process.stdout.write(`${s}\n`);
 const h = (s) => out(`\n── ${s} ${"─".repeat(Math.max(0, 70 - s.length))}`);
@@ -12,7 +14,8 @@ const short = (v) => `${v.slice(0, 15)}…`;
 const rt = new HolarynRuntime();
 const events = [];
 rt.addEventListener((e) => e.type === "tool_registry_changed" && !e.sessionId && events.push(e));
-loadBenchCatalog(rt);
+// The HolarynBench catalog is data: read with the one catalog loader, no benchmark code.
+loadCatalog(rt, fileURLToPath(new URL("../benchmarks/catalogs", import.meta.url)));
 out(`Holaryn capability runtime — ${rt.size} tools registered, registry ${short(rt.version)}`);
 
 const files = virtualProject();

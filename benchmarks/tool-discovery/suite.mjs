@@ -11,9 +11,7 @@ import { fileURLToPath } from "node:url";
 import { HolarynRuntime } from "../../js/node.mjs";
 import { CliError, loadCatalog } from "../../js/cli/catalog.mjs";
 import { renderReport } from "./report.mjs";
-import { executor, virtualProject } from "./virtual-project.mjs";
-
-export { executor, virtualProject };
+import { executor, virtualProject } from "../../js-demo/virtual-project.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const SUITES = ["tool-discovery"];

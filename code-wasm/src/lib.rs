@@ -2,11 +2,11 @@
 //! second WebAssembly module, so the default download carries no parser.
 //!
 //! One export, `compile(source, limitsJson)`, returns
-//! `holaryn_core::code::encode`'s JSON: the checked program or the compile
-//! error. The main module's core never trusts it: `holaryn_core::code::decode`
+//! `holaryn_code::encode`'s JSON: the checked program or the compile
+//! error. The main module's core never trusts it: `holaryn_code::decode`
 //! re-checks the structure against the session's own limits.
 
-use holaryn_core::code::{compile as compile_program, encode, CodeLimits};
+use holaryn_code::{compile as compile_program, encode, CodeLimits};
 use wasm_bindgen::prelude::*;
 
 /// Compile `source` under `limits` (a `CodeLimits` JSON object) into wire JSON.

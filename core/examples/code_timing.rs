@@ -1,7 +1,7 @@
 //! Bounded-code benchmark: parse+check time of a 16 KiB program and the gate's
 //! per-call overhead (native; informal, printed, never asserted):
 //! `cargo run --release -p holaryn-core --example code_timing`
-use holaryn_core::code::{compile, CodeLimits};
+use holaryn_code::{compile, CodeLimits};
 use holaryn_core::Runtime;
 use holaryn_core::SessionOptions;
 use holaryn_core::{ApprovalAnswer, ExecAnswer, GateStep, HookAnswer, ScreenAnswer};

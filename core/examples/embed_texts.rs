@@ -7,8 +7,8 @@
 #[path = "common/catalogs.rs"]
 mod catalogs;
 
-use holaryn_core::search::embed::text_key;
 use holaryn_core::Runtime;
+use holaryn_search::text_key;
 use serde_json::{json, Value};
 use std::path::Path;
 

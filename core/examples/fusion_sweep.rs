@@ -17,9 +17,10 @@ mod catalogs;
 #[path = "common/vectors.rs"]
 mod vectors;
 
-use holaryn_core::search::blend::{fuse, lexical_lead, Fusion};
-use holaryn_core::search::embed::{meaning_ranking, similarities, text_key, POOL};
-use holaryn_core::search::Ranking;
+use holaryn_search::{
+    fuse, lexical_lead, meaning_ranking, similarities, text_key, Fusion, Ranking, SearchHit,
+    FUSION_POOL,
+};
 use std::collections::{BTreeMap, HashMap};
 
 /// Per kind: (n, top-1 count, any@8 count, MRR@8 sum).
@@ -40,7 +41,7 @@ fn ranking(r: &Row, later: bool) -> Ranking {
 struct Row {
     kind: String,
     gold: Vec<String>,
-    lexical: Vec<holaryn_core::search::SearchHit>,
+    lexical: Vec<SearchHit>,
     meaning: Vec<(usize, f32)>,
     exact: Vec<usize>,
     coverage: f32,
@@ -68,7 +69,7 @@ fn main() {
             continue;
         };
         let sims = similarities(qv, &matrix, &present);
-        let lex = index.search_all(&[q], POOL, &|_| true);
+        let lex = index.search_all(&[q], FUSION_POOL, &|_| true);
         rows.push(Row {
             kind: r["kind"].as_str().unwrap_or("?").to_string(),
             gold: r["gold"]

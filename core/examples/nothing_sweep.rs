@@ -13,8 +13,9 @@ mod catalogs;
 #[path = "common/vectors.rs"]
 mod vectors;
 
-use holaryn_core::search::embed::{meaning_ranking, nothing_fits, similarities, text_key, POOL};
-use holaryn_core::search::nothing::Evidence;
+use holaryn_search::{
+    meaning_ranking, nothing_fits_with_meaning, similarities, text_key, Evidence, FUSION_POOL,
+};
 use serde_json::json;
 
 /// The bar chosen by cross-validation on dev (`benchmarks/quality/nothing_cv.py`)
@@ -54,12 +55,12 @@ fn main() {
         let empty = r["gold"].as_array().is_none_or(|g| g.is_empty());
         let sims = similarities(qv, &matrix, &present);
         let meaning = meaning_ranking(&sims, &|_| true, &tie);
-        let lex = index.search_all(&[q], POOL, &|_| true);
+        let lex = index.search_all(&[q], FUSION_POOL, &|_| true);
         let e = lex.evidence;
         let flags = [
             lex.nothing_fits,
             cv_lexical(&e),
-            nothing_fits(&meaning, &lex),
+            nothing_fits_with_meaning(&meaning, &lex),
         ];
         none_n += usize::from(empty);
         for (t, f) in tally.iter_mut().zip(flags) {

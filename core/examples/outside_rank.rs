@@ -14,10 +14,10 @@
 #[path = "common/catalogs.rs"]
 mod catalogs;
 
-use holaryn_core::search::embed::{text_key, tool_text};
 use holaryn_core::Runtime;
 use holaryn_core::{parse_catalog, parse_provider_list, CatalogOptions};
 use holaryn_core::{EmbedFailure, SearchStep};
+use holaryn_search::{text_key, tool_text};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

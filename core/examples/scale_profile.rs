@@ -10,10 +10,10 @@
 mod bench;
 #[path = "common/catalogs.rs"]
 mod catalogs;
-use holaryn_core::search::SearchIndex;
 use holaryn_core::SessionOptions;
 use holaryn_core::{Registry, Update};
 use holaryn_core::{Runtime, ToolSpec};
+use holaryn_search::SearchIndex;
 use serde_json::json;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};

@@ -34,7 +34,7 @@
 //!   rather than `available`, so operators see it before the model calls it.
 //!
 //! **Skipped tools** (a provider listed them, the registry refused their
-//! descriptors; `core/src/skipped.rs`) are no tools: no policy, session or
+//! descriptors; `core/src/registry/skipped.rs`) are no tools: no policy, session or
 //! model ever sees them. The Capability Center shows each as `unavailable`
 //! with code `unavailable.skipped`, the refusal as its reason and the fix on
 //! the provider's side as its next action ([`skipped`]).

@@ -6,9 +6,9 @@
 //! `holaryn`) that is discoverable only when bounded code mode is on, and is
 //! loaded like any tool, through `tool_inspect`.
 
-use crate::code::CodeLimits;
 use crate::registry::Entry;
 use crate::validate::{footprint_of, tool_version};
+use holaryn_code::CodeLimits;
 use holaryn_model::json_digest;
 use holaryn_model::{
     Annotations, ApprovalMode, Invokability, Provider, Source, ToolDescriptor, ToolRole, Trust,

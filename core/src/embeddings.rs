@@ -7,14 +7,14 @@
 //! "encoding": "f32" | "i8", "vectors": {"<text key>": "<base64>"}}`.
 //! `f32` is the vector's little-endian floats; `i8` is a little-endian f32
 //! scale followed by `dimensions` signed bytes (component = byte × scale).
-//! Keys are [`text_key`](crate::search::embed::text_key) of the embedded
+//! Keys are [`text_key`](holaryn_search::text_key) of the embedded
 //! text (tool text or query). Export writes the vectors of the current
 //! catalog's tools (never queries); import takes any keys, adopts the model
 //! when none is set and refuses a different model or dimension
 //! (`input.embeddings_mismatch`), leaving the cache unchanged.
 
-use crate::search::embed::normalized;
 use holaryn_model::{Error, ErrorCode, Result};
+use holaryn_search::unit_vector;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, VecDeque};
@@ -212,7 +212,7 @@ impl EmbeddingStore {
                 .ok_or_else(|| malformed("a vector is not base64 text", &field))?;
             let raw = decode(&bytes, f.encoding, incoming.dimensions)
                 .ok_or_else(|| malformed("a vector has the wrong byte length", &field))?;
-            let unit = normalized(&raw, incoming.dimensions)
+            let unit = unit_vector(&raw, incoming.dimensions)
                 .ok_or_else(|| malformed("a vector is zero or not finite", &field))?;
             staged.push((key.clone(), Arc::<[f32]>::from(unit)));
         }
@@ -323,7 +323,7 @@ mod tests {
     fn i8_keeps_direction() {
         let v = [0.6f32, -0.8, 0.0];
         let back = decode(&encode(&v, Encoding::I8), Encoding::I8, 3).expect("decodes");
-        let unit = normalized(&back, 3).expect("unit");
+        let unit = unit_vector(&back, 3).expect("unit");
         assert!((unit[0] - 0.6).abs() < 0.01 && (unit[1] + 0.8).abs() < 0.01);
     }
 }

@@ -211,7 +211,7 @@ pub fn parse_call(format: Format, call: &Value) -> Result<ModelCall> {
     }
 }
 
-/// The provider's tool-result shape for a call ([`crate::content::result_shape`]).
+/// The provider's tool-result shape for a call (`content::result_shape`).
 pub fn result_shape(format: Format, call_id: &str, is_error: bool, content: &Value) -> Value {
     let r = crate::content::ToolResult {
         is_error,

@@ -18,7 +18,6 @@ mod activity;
 mod availability;
 mod builtin;
 mod catalog;
-pub mod code;
 mod config;
 mod content;
 mod embeddings;
@@ -27,12 +26,9 @@ mod gate;
 mod gateway_config;
 mod handle;
 mod json_text;
-pub mod jsonschema;
-pub mod pattern;
 mod policy;
 mod registry;
 mod runtime;
-pub mod search;
 mod session;
 mod validate;
 
@@ -51,7 +47,6 @@ pub use catalog::{
     parse_catalog, parse_catalog_text, parse_catalog_value, parse_provider_list, CatalogOptions,
     ParsedCatalog, ProviderList, Renamed,
 };
-pub use code::{CodeLimits, CodeResult, CodeStatus};
 pub use config::{resolve_switch, ENV_CODE_MODE, ENV_DYNAMIC};
 pub use content::model_bytes;
 pub use embeddings::{base64_decode, EmbeddingModel, Encoding};
@@ -65,6 +60,7 @@ pub use gateway_config::{
     ServerTransport, TextPosition, GATEWAY_SETTINGS,
 };
 pub use handle::{Binding, HandleTable, MIN_SECRET_BYTES};
+pub use holaryn_code::{CodeLimits, CodeResult, CodeStatus};
 pub use holaryn_model::{
     json_len, meaning, ArgError, CallOutcome, CallPath, CallStatus, Code, Error, ErrorCode,
     Meaning, Result, Source, Stage, ToolDescriptor, ToolSpec, RUNTIME_PROVIDER, RUNTIME_TOOL_NAMES,

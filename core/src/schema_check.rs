@@ -18,7 +18,7 @@
 //! inspect is reported as `descriptor.invalid_schema` there too, never as
 //! `args.invalid`.
 
-use crate::jsonschema::{holds, Holds};
+use holaryn_jsonschema::{holds, Holds};
 use holaryn_model::escape_token;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -65,7 +65,7 @@ pub fn check_compilable(schema: &Value) -> Result<(), Uncompilable> {
 
 /// Compile `schema` exactly as the gate will, mapping a failure to its pointer.
 pub fn compile(schema: &Value) -> Result<(), Uncompilable> {
-    crate::jsonschema::validator_for(schema)
+    holaryn_jsonschema::validator_for(schema)
         .map(drop)
         .map_err(|e| Uncompilable {
             pointer: e.instance_path().to_string(),
@@ -214,7 +214,7 @@ fn check_pattern(pattern: &str) -> Result<(), String> {
     let verdict = match cached {
         Some(v) => v,
         None => {
-            let v = crate::pattern::Pattern::new(pattern)
+            let v = holaryn_pattern::Pattern::new(pattern)
                 .err()
                 .map(|e| format!("`{pattern}` is not a valid regular expression: {e}"));
             PATTERNS.with(|c| {

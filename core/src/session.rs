@@ -9,10 +9,10 @@
 //! inspected them (their *slot*), so exports keep a stable prefix.
 
 use crate::availability::AvailabilityState;
-use crate::code::{CodeLimits, LimitsRequest};
 use crate::handle::HandleTable;
 use crate::policy::{parse_policy_file, Policy, Rules};
 use crate::registry::Registry;
+use holaryn_code::{CodeLimits, LimitsRequest};
 use holaryn_model::{json_digest, ToolDescriptor};
 use holaryn_model::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};

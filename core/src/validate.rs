@@ -1,8 +1,8 @@
 //! Descriptor validation: host JSON → [`ToolDescriptor`], or a typed error
 //! naming the tool and the field.
 
-use crate::jsonschema::{validator_for, Draft, Validator};
 use crate::schemas::{fast_hash, same_order, SchemaPool};
+use holaryn_jsonschema::{validator_for, Draft, Validator};
 use holaryn_model::json_digest;
 use holaryn_model::{
     ApprovalMode, Invokability, ToolDescriptor, ToolRole, ToolSpec, Trust, Visibility,
@@ -68,14 +68,14 @@ impl MetaCache {
         if let Some((_, v)) = self.0.borrow().validators.iter().find(|(d, _)| *d == draft) {
             return Ok(v.clone());
         }
-        let v = crate::jsonschema::meta::validator(draft)?;
+        let v = holaryn_jsonschema::meta_validator(draft)?;
         self.0.borrow_mut().validators.push((draft, v.clone()));
         Ok(v)
     }
 }
 
 /// Check a tool name or alias's shape; `field` names where it came from
-/// (what a name may *mean* is `names::check_spec` in `core/src/names.rs`).
+/// (what a name may *mean* is `check_reserved_names` in `crates/model/src/names.rs`).
 pub fn check_name(tool: &str, field: &str, name: &str) -> Result<()> {
     let bad = |why: &str| {
         Err(

@@ -5,10 +5,10 @@
 mod common;
 
 use common::dynamic_session;
-use holaryn_core::search::embed::{text_key, tool_text};
 use holaryn_core::{EmbedFailure, SearchStep, EMBED_BATCH};
 use holaryn_core::{EmbeddingModel, Encoding};
 use holaryn_core::{ErrorCode, Runtime};
+use holaryn_search::{text_key, tool_text};
 use serde_json::{json, Value};
 use std::hash::{Hash, Hasher};
 

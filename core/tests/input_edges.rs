@@ -6,7 +6,7 @@
 mod common;
 
 use common::secret;
-use holaryn_core::code::{compile, CodeLimits, Template};
+use holaryn_code::{compile, CodeLimits, Template};
 use holaryn_core::parse_call;
 use holaryn_core::SessionOptions;
 use holaryn_core::{CallStatus, GateStep};

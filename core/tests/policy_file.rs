@@ -117,7 +117,7 @@ fn rules_from_values_use_the_same_checks_without_a_file() {
 #[test]
 fn the_shipped_schema_and_the_parser_agree() {
     let schema: Value = serde_json::from_str(POLICY_SCHEMA).expect("schema is JSON");
-    let v = jsonschema::validator_for(&schema).expect("schema compiles");
+    let v = holaryn_jsonschema::validator_for(&schema).expect("schema compiles");
     let entries = [
         "*",
         "a",

@@ -206,7 +206,7 @@ proptest! {
     fn the_schema_and_the_parser_agree_on_random_entries(
         text in "(mcp:|skill:|plugin:|:)?[a-z/é\\* :\t]{0,6}"
     ) {
-        let v = jsonschema::validator_for(&serde_json::from_str(holaryn_core::POLICY_SCHEMA).expect("json")).expect("schema");
+        let v = holaryn_jsonschema::validator_for(&serde_json::from_str(holaryn_core::POLICY_SCHEMA).expect("json")).expect("schema");
         let by_schema = v.is_valid(&json!({ "allow": [text.clone()] }));
         prop_assert_eq!(by_schema, Pattern::parse(&text).is_ok(), "{:?}", text);
         prop_assert_eq!(by_schema, Rules::from_value(&json!({ "allow": [text] }), None).is_ok());

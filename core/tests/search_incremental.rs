@@ -10,9 +10,9 @@
 mod common;
 
 use common::all_mcp_specs;
-use holaryn_core::search::{SearchHit, SearchIndex};
 use holaryn_core::Update;
 use holaryn_core::{Runtime, ToolSpec};
+use holaryn_search::{SearchHit, SearchIndex};
 use proptest::prelude::*;
 use std::sync::{Arc, OnceLock};
 

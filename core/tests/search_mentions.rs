@@ -1,13 +1,13 @@
 //! A request that names a tool inside a sentence ranks that tool first
-//! (`core/src/search/mention.rs`), over every fixture catalog: the name as an
+//! (`crates/search/src/mention.rs`), over every fixture catalog: the name as an
 //! identifier in a sentence, with its provider, and spelled out in words.
 
 mod common;
 
 use common::{all_mcp_specs, dynamic_session, fixtures};
-use holaryn_core::search::text::words;
 use holaryn_core::Runtime;
 use holaryn_core::Update;
+use holaryn_search::words;
 use serde_json::{json, Value};
 
 /// The fixture catalogs plus the native tools, and every (provider, local name).

@@ -9,10 +9,10 @@
 //! must be unchanged after any refusal.
 #![no_main]
 
-use holaryn_core::{CatalogOptions, parse_catalog_text, parse_catalog_value};
-use holaryn_model::Trust;
 use holaryn_core::ErrorCode;
+use holaryn_core::{parse_catalog_text, parse_catalog_value, CatalogOptions};
 use holaryn_fuzz::{assert_located, check_change, gen, seed_registry, snapshot, Bytes, WORDS};
+use holaryn_model::Trust;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

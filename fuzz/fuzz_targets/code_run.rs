@@ -11,12 +11,12 @@
 //! `schemas/code-result.schema.json`.
 #![no_main]
 
-use holaryn_core::code::{
+use holaryn_code::{
     compile, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome,
-    LimitsRequest, RowStatus, HANDLE_PREFIX,
+    LimitsRequest, RowStatus,
 };
-use holaryn_core::{Code, ErrorCode};
 use holaryn_fuzz::{gen, inside, Bytes};
+use holaryn_model::{Code, ErrorCode, HANDLE_PREFIX};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
 use std::sync::OnceLock;
@@ -79,7 +79,7 @@ fn limits(s: &mut Bytes) -> CodeLimits {
     }
 }
 
-fn run(program: holaryn_core::code::Program, limits: CodeLimits, sites: u32, s: &mut Bytes) {
+fn run(program: holaryn_code::Program, limits: CodeLimits, sites: u32, s: &mut Bytes) {
     let start = u64::from(s.u16()) * 1_000;
     let mut now = start;
     let mut deadline = None;
@@ -188,11 +188,11 @@ fn check(r: &CodeResult, limits: &CodeLimits, calls: u32, sites: u32, elapsed: u
     assert_eq!(first, None, "the result is off the schema");
 }
 
-fn schema() -> &'static jsonschema::Validator {
-    static V: OnceLock<jsonschema::Validator> = OnceLock::new();
+fn schema() -> &'static holaryn_jsonschema::Validator {
+    static V: OnceLock<holaryn_jsonschema::Validator> = OnceLock::new();
     V.get_or_init(|| {
         let text = include_str!("../../schemas/code-result.schema.json");
         let schema: Value = serde_json::from_str(text).expect("schema JSON");
-        jsonschema::validator_for(&schema).expect("valid schema")
+        holaryn_jsonschema::validator_for(&schema).expect("valid schema")
     })
 }

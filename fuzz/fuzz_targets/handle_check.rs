@@ -8,10 +8,10 @@
 //! `handle.stale` and nothing resolves.
 #![no_main]
 
-use holaryn_model::HANDLE_PREFIX;
-use holaryn_core::{Binding, HandleTable, MIN_SECRET_BYTES};
 use holaryn_core::ErrorCode;
+use holaryn_core::{Binding, HandleTable, MIN_SECRET_BYTES};
 use holaryn_fuzz::Bytes;
+use holaryn_model::HANDLE_PREFIX;
 use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeMap;
 

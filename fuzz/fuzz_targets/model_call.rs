@@ -8,11 +8,11 @@
 //! provider-safe, unique wire names that map back to each canonical name.
 #![no_main]
 
-use holaryn_core::{parse_call, result_shape};
-use holaryn_core::self;
-use holaryn_model::{is_provider_safe, wire_name, Format};
+use holaryn_core;
 use holaryn_core::ErrorCode;
+use holaryn_core::{parse_call, result_shape};
 use holaryn_fuzz::{json_input, strings_in};
+use holaryn_model::{is_provider_safe, wire_name, Format};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
 

@@ -9,8 +9,8 @@
 //! `Policy::evaluate` for the seed tools and for tools named by the entries.
 #![no_main]
 
-use holaryn_core::{Pattern, Policy, Rules};
 use holaryn_core::{ErrorCode, Registry, Source, ToolDescriptor};
+use holaryn_core::{Pattern, Policy, Rules};
 use holaryn_fuzz::{assert_located, gen, with_seed, Bytes};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;

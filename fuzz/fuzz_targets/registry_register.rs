@@ -9,9 +9,9 @@
 //! the same batch in reverse order gives the same outcome and version.
 #![no_main]
 
-use holaryn_model::ProviderStatus;
 use holaryn_core::parse_spec;
 use holaryn_fuzz::{check_change, json_input, seed_registry, snapshot, strings_in};
+use holaryn_model::ProviderStatus;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

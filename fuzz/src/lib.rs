@@ -3,9 +3,9 @@
 //! checks more than one target asserts (a violated invariant is a panic, so
 //! libFuzzer reports it as a crash).
 
+use holaryn_core::{Registry, RegistryChange};
 use holaryn_model::Error;
 use holaryn_model::ProviderStatus;
-use holaryn_core::{Registry, RegistryChange};
 use serde_json::{json, Map, Number, Value};
 
 /// A cursor over the fuzz input; reads past the end yield zeros.

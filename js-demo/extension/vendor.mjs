@@ -16,6 +16,7 @@ export const FILES = [
   "js/browser.mjs",
   "js/core.mjs",
   "js/wire.mjs",
+  "js/wire-fields.mjs",
   "dist/web/holaryn_wasm.js",
   "dist/web/holaryn_wasm_bg.wasm",
   "dist/web/holaryn_code.js",

@@ -3,7 +3,7 @@
 // after it, names qualified as provider/name; `*.tools.json` files are
 // ToolSpec arrays, registered after the catalogs (they may add tools to a
 // provider a catalog re-lists). Parsing is the core's (`parseCatalog`).
-import { CliError } from "./args.mjs";
+import { CliError } from "./error.mjs";
 
 const basename = (file) => file.slice(file.replace(/\\/g, "/").lastIndexOf("/") + 1);
 

@@ -4,7 +4,7 @@
 // catalog-rule.mjs. Parsing is the core's (`parseCatalog`).
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { CliError } from "./args.mjs";
+import { CliError } from "./error.mjs";
 import { describe, directoryOrder, registerDirectoryFile, registerSingleFile } from "./catalog-rule.mjs";
 
 export { CliError, describe };

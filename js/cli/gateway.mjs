@@ -17,27 +17,17 @@ boundedCodeMode, policyFile, rules, profileAllowedTools, hiddenProviders,
 approvalFallback ("deny" | "allow"), activityFile, qualifyNames, callTimeoutMs,
 callbackTimeoutMs. Exit codes: 0 ok, 2 a bad config or flag.`;
 
-const FLAGS = new Set(["config", "http", "ui", "check", "help", "quiet"]);
-
 /** A `--flag PORT` value, or a CliError naming the flag. */
 function portOf(flag, value) {
   const port = Number(value);
-  if (value === true || !Number.isInteger(port) || port < 0 || port > 65535) {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new CliError(`--${flag} needs a port number 0-65535, not ${JSON.stringify(value)}`);
   }
   return port;
 }
 
-/** Run the gateway command; resolves to the exit code. */
+/** Run the gateway command (its flags parsed by bin/holaryn.mjs, --help answered there); resolves to the exit code. */
 export async function gatewayCommand(opts) {
-  for (const key of Object.keys(opts)) {
-    if (key !== "_" && !FLAGS.has(key))
-      throw new CliError(`unknown flag --${key} for gateway (see holaryn gateway --help)`);
-  }
-  if (opts.help) {
-    process.stdout.write(`${GATEWAY_USAGE}\n`);
-    return 0;
-  }
   if (typeof opts.config !== "string") throw new CliError("gateway needs --config FILE");
   const port = opts.http === undefined ? undefined : portOf("http", opts.http);
   const uiPort = opts.ui === undefined ? undefined : portOf("ui", opts.ui);

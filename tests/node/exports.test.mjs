@@ -10,3 +10,15 @@ test("holaryn, holaryn/mcp, holaryn/ai and holaryn/otel export exactly the typed
   assert.deepEqual(Object.keys(await import("holaryn/ai")).sort(), [...HOLARYN_AI].sort());
   assert.deepEqual(Object.keys(await import("holaryn/otel")).sort(), [...HOLARYN_OTEL].sort());
 });
+
+test("typed() re-parents a runtime error onto the exported class its name says, each a HolarynError", async () => {
+  const holaryn = await import("holaryn");
+  const classes = HOLARYN.filter((name) => name.endsWith("Error"));
+  assert.ok(classes.length > 1);
+  for (const name of classes) {
+    const e = holaryn.typed(Object.assign(new Error("x"), { name, code: "x.y" }));
+    assert.ok(e instanceof holaryn[name] && e instanceof holaryn.HolarynError, name);
+  }
+  const unknown = holaryn.typed(Object.assign(new Error("x"), { name: "OtherError", code: "x.y" }));
+  assert.ok(!(unknown instanceof holaryn.HolarynError), "no class, no re-parenting");
+});

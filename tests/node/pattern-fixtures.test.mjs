@@ -1,5 +1,5 @@
 // The pattern engine's fixtures (tests/fixtures/patterns/) against JavaScript:
-// every verdict that core/tests/patterns.rs holds the Rust engine to must be
+// every verdict that crates/pattern/tests/patterns.rs holds the Rust engine to must be
 // what `new RegExp(p, "u")` says, so the engine is held to ECMA-262 as JS runs it.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

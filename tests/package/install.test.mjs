@@ -125,8 +125,8 @@ test("CLI user errors: exit 2, one line naming the flag, file or tool, never a s
   writeFileSync(join(p.dir, "q.jsonl"), '{"id": 1, "query": "x"}\n');
   const cases = [
     [["search", "--catalog", "github.json", "--top", "abc", "x"], /--top must be an integer from 1 to 8, got "abc"/],
-    [["search", "--catalog", "github.json", "--colour", "x"], /unknown flag --colour/],
-    [["rank", "--catalog", "github.json", "--queries", "q.jsonl", "--top"], /--top needs a value/],
+    [["search", "--catalog", "github.json", "--colour", "x"], /Unknown option '--colour'/],
+    [["rank", "--catalog", "github.json", "--queries", "q.jsonl", "--top"], /Option '--top <value>' argument missing/],
     [["search", "--catalog", "missing.json", "x"], /missing\.json/],
     [["search", "--catalog", "bad.json", "x"], /bad\.json tool `has space`.*descriptor\.invalid_name/],
     [["rank", "--catalog", "github.json", "--queries", "nope.jsonl"], /--queries nope\.jsonl: cannot read/],

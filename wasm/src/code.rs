@@ -2,9 +2,9 @@
 //! module (`code-wasm/`, with the Python parser), which the JS entry loads
 //! when a session enables bounded code mode and hands over once with
 //! `setCodeCompiler`. Every runtime asks it through [`compiler`]; its answer
-//! is JSON that the core re-checks (`holaryn_core::code::decode`).
+//! is JSON that the core re-checks (`holaryn_code::decode`).
 
-use holaryn_core::code::{CodeLimits, Compiler};
+use holaryn_code::{CodeLimits, Compiler};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 

@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
-/** The one code vocabulary (generated from core/src/codes.rs). */
+/** The one code vocabulary (generated from crates/model/src/codes.rs). */
 import type { OutcomeCode } from "../../js/codes.js";
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 /** A root schema (`inputSchema`, `outputSchema`) is always an object; boolean subschemas (`additionalProperties: false`) live inside it. */

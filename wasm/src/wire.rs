@@ -8,7 +8,7 @@
 //! and one `split` on JS's side yields every field:
 //!
 //! ```text
-//! RS version US nothingFits US hint                     (hint = NONE when absent)
+//! RS nothingFits US hint US registryVersion             (hint = NONE when absent)
 //!    US name US title US summary US source US provider US state
 //!    US permissions US trust US schemaLoaded US why     (ten fields per result)
 //! ```
@@ -18,70 +18,216 @@
 //! are `1`/`0`. When any string holds one of U+001C..=U+001F or a list holds
 //! an empty item (which the form could not tell apart), the answer is serde's
 //! JSON instead, which starts with `{`.
+//!
+//! The one source of truth of that layout is this file: the separators,
+//! [`HEAD`] and [`RESULT`] (each field's order, key and [`Kind`]). The JS
+//! side, `js/wire-fields.mjs`, is generated from them by [`javascript`]; a
+//! test fails when it drifts (`HOLARYN_BLESS=1 cargo test -p holaryn-wasm
+//! wire` rewrites it).
 
 use holaryn_core::{SearchOutput, ToolSummary};
+use std::fmt::Write as _;
 
+/// The packed form's mark: its first character (serde's JSON starts with `{`).
 const RS: u8 = 0x1e;
+/// Between two fields.
 const US: u8 = 0x1f;
+/// Between a list's items.
 const LS: u8 = 0x1d;
+/// An absent optional string.
 const NONE: u8 = 0x1c;
+
+/// How a field is packed, and so how JS reads it back. The `Optional` kinds
+/// are the fields serde leaves out (`skip_serializing_if`): JS leaves the key
+/// out too.
+#[cfg_attr(any(not(test), target_arch = "wasm32"), allow(dead_code))] // read by the generator: a native test
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A string, as is.
+    Text,
+    /// An `Option<String>`: the string, or NONE when absent.
+    OptionalText,
+    /// A boolean: `1` or `0`.
+    Flag,
+    /// A boolean whose key is left out when false.
+    OptionalFlag,
+    /// Strings joined with LS (no items: empty).
+    List,
+    /// A list whose key is left out when it has no items.
+    OptionalList,
+}
+
+/// A field's value, as the writer packs it.
+enum Value<'a> {
+    Text(&'a str),
+    OptionalText(Option<&'a str>),
+    Flag(bool),
+    List(&'a [String]),
+}
+
+/// A field of the answer other than `results`.
+#[derive(Debug, Clone, Copy)]
+enum HeadField {
+    NothingFits,
+    Hint,
+    RegistryVersion,
+}
+
+/// The answer's fields before its results, in serde's order after `results`
+/// (which serde writes first and the packed form last: their count varies).
+const HEAD: [HeadField; 3] = [
+    HeadField::NothingFits,
+    HeadField::Hint,
+    HeadField::RegistryVersion,
+];
+
+impl HeadField {
+    /// The field's key in serde's JSON (and so in the JS object), and its kind.
+    #[cfg_attr(any(not(test), target_arch = "wasm32"), allow(dead_code))] // read by the generator: a native test
+    const fn spec(self) -> (&'static str, Kind) {
+        match self {
+            HeadField::NothingFits => ("nothingFits", Kind::OptionalFlag),
+            HeadField::Hint => ("hint", Kind::OptionalText),
+            HeadField::RegistryVersion => ("registryVersion", Kind::Text),
+        }
+    }
+
+    fn value(self, out: &SearchOutput) -> Value<'_> {
+        match self {
+            HeadField::NothingFits => Value::Flag(out.nothing_fits),
+            HeadField::Hint => Value::OptionalText(out.hint.as_deref()),
+            HeadField::RegistryVersion => Value::Text(&out.registry_version),
+        }
+    }
+}
+
+/// A field of one result (`ToolSummary`).
+#[derive(Debug, Clone, Copy)]
+enum ResultField {
+    Name,
+    Title,
+    Summary,
+    Source,
+    Provider,
+    State,
+    Permissions,
+    Trust,
+    SchemaLoaded,
+    Why,
+}
+
+/// One result's fields, in `ToolSummary`'s serde order.
+const RESULT: [ResultField; 10] = [
+    ResultField::Name,
+    ResultField::Title,
+    ResultField::Summary,
+    ResultField::Source,
+    ResultField::Provider,
+    ResultField::State,
+    ResultField::Permissions,
+    ResultField::Trust,
+    ResultField::SchemaLoaded,
+    ResultField::Why,
+];
+
+impl ResultField {
+    /// The field's key in serde's JSON (and so in the JS object), and its kind.
+    #[cfg_attr(any(not(test), target_arch = "wasm32"), allow(dead_code))] // read by the generator: a native test
+    const fn spec(self) -> (&'static str, Kind) {
+        match self {
+            ResultField::Name => ("name", Kind::Text),
+            ResultField::Title => ("title", Kind::Text),
+            ResultField::Summary => ("summary", Kind::Text),
+            ResultField::Source => ("source", Kind::Text),
+            ResultField::Provider => ("provider", Kind::Text),
+            ResultField::State => ("state", Kind::Text),
+            ResultField::Permissions => ("permissions", Kind::List),
+            ResultField::Trust => ("trust", Kind::Text),
+            ResultField::SchemaLoaded => ("schemaLoaded", Kind::Flag),
+            ResultField::Why => ("why", Kind::OptionalList),
+        }
+    }
+
+    fn value(self, t: &ToolSummary) -> Value<'_> {
+        match self {
+            ResultField::Name => Value::Text(&t.name),
+            ResultField::Title => Value::Text(&t.title),
+            ResultField::Summary => Value::Text(&t.summary),
+            ResultField::Source => Value::Text(t.source.as_str()),
+            ResultField::Provider => Value::Text(&t.provider),
+            ResultField::State => Value::Text(t.state.as_str()),
+            ResultField::Permissions => Value::List(&t.permissions),
+            ResultField::Trust => Value::Text(t.trust.as_str()),
+            ResultField::SchemaLoaded => Value::Flag(t.schema_loaded),
+            ResultField::Why => Value::List(&t.why),
+        }
+    }
+}
+
+/// Every field of `out` in packed order: the head's, then each result's.
+fn values(out: &SearchOutput) -> impl Iterator<Item = Value<'_>> {
+    let head = HEAD.iter().map(|f| f.value(out));
+    let results = out
+        .results
+        .iter()
+        .flat_map(|t| RESULT.iter().map(move |f| f.value(t)));
+    head.chain(results)
+}
 
 /// The packed form of `out`, or serde's JSON when it cannot be packed.
 pub fn search(out: &SearchOutput) -> Result<String, serde_json::Error> {
-    if !packable(out) {
+    if !values(out).all(|v| v.packable()) {
         return serde_json::to_string(out);
     }
-    let mut w = Writer(Vec::with_capacity(packed_len(out)));
+    let len = 1 + values(out).map(|v| v.packed_len() + 1).sum::<usize>();
+    let mut w = Writer(Vec::with_capacity(len));
     w.byte(RS);
-    w.str(&out.registry_version);
-    w.byte(US);
-    w.flag(out.nothing_fits);
-    w.byte(US);
-    match &out.hint {
-        Some(h) => w.str(h),
-        None => w.byte(NONE),
-    }
-    for t in &out.results {
-        w.byte(US);
-        w.summary(t);
+    for (i, v) in values(out).enumerate() {
+        if i > 0 {
+            w.byte(US);
+        }
+        w.value(&v);
     }
     // Only whole `&str`s and ASCII bytes were written.
     Ok(String::from_utf8(w.0).unwrap_or_default())
 }
 
-/// True when no string holds a separator and no list holds an empty item.
-fn packable(out: &SearchOutput) -> bool {
-    let clean = |s: &str| !s.bytes().any(|b| (NONE..=US).contains(&b));
-    let list = |l: &[String]| l.iter().all(|s| !s.is_empty() && clean(s));
-    clean(&out.registry_version)
-        && out.hint.as_deref().is_none_or(clean)
-        && out.results.iter().all(|t| {
-            clean(&t.name)
-                && clean(&t.title)
-                && clean(&t.summary)
-                && clean(&t.provider)
-                && list(&t.permissions)
-                && list(&t.why)
-        })
+fn clean(s: &str) -> bool {
+    !s.bytes().any(|b| (NONE..=US).contains(&b))
 }
 
-/// An upper bound of the packed length (one allocation).
-fn packed_len(out: &SearchOutput) -> usize {
-    let list = |l: &[String]| l.iter().map(|s| s.len() + 1).sum::<usize>();
-    let head = out.registry_version.len() + out.hint.as_ref().map_or(1, String::len) + 8;
-    head + out
-        .results
-        .iter()
-        .map(|t| {
-            t.name.len()
-                + t.title.len()
-                + t.summary.len()
-                + t.provider.len()
-                + list(&t.permissions)
-                + list(&t.why)
-                + 64
-        })
-        .sum::<usize>()
+impl Value<'_> {
+    /// True when no string holds a separator and no list holds an empty item.
+    fn packable(&self) -> bool {
+        match self {
+            Value::Text(s) => clean(s),
+            Value::OptionalText(s) => s.is_none_or(clean),
+            Value::Flag(_) => true,
+            Value::List(l) => l.iter().all(|s| !s.is_empty() && clean(s)),
+        }
+    }
+
+    /// The packed length (bytes), at most.
+    fn packed_len(&self) -> usize {
+        match self {
+            Value::Text(s) => s.len(),
+            Value::OptionalText(s) => s.map_or(1, str::len),
+            Value::Flag(_) => 1,
+            Value::List(l) => l.iter().map(|s| s.len() + 1).sum(),
+        }
+    }
+
+    /// Whether `kind` says how this value is packed.
+    #[cfg(test)]
+    fn is(&self, kind: Kind) -> bool {
+        matches!(
+            (self, kind),
+            (Value::Text(_), Kind::Text)
+                | (Value::OptionalText(_), Kind::OptionalText)
+                | (Value::Flag(_), Kind::Flag | Kind::OptionalFlag)
+                | (Value::List(_), Kind::List | Kind::OptionalList)
+        )
+    }
 }
 
 /// The packed text being written, as bytes.
@@ -96,41 +242,118 @@ impl Writer {
         self.0.extend_from_slice(s.as_bytes());
     }
 
-    fn flag(&mut self, on: bool) {
-        self.byte(if on { b'1' } else { b'0' });
-    }
-
-    fn list(&mut self, items: &[String]) {
-        for (i, s) in items.iter().enumerate() {
-            if i > 0 {
-                self.byte(LS);
+    fn value(&mut self, v: &Value) {
+        match v {
+            Value::Text(s) => self.str(s),
+            Value::OptionalText(Some(s)) => self.str(s),
+            Value::OptionalText(None) => self.byte(NONE),
+            Value::Flag(on) => self.byte(if *on { b'1' } else { b'0' }),
+            Value::List(items) => {
+                for (i, s) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.byte(LS);
+                    }
+                    self.str(s);
+                }
             }
-            self.str(s);
         }
     }
+}
 
-    /// One result's fields, in `ToolSummary`'s serde order.
-    fn summary(&mut self, t: &ToolSummary) {
-        self.str(&t.name);
-        self.byte(US);
-        self.str(&t.title);
-        self.byte(US);
-        self.str(&t.summary);
-        self.byte(US);
-        self.str(t.source.as_str());
-        self.byte(US);
-        self.str(&t.provider);
-        self.byte(US);
-        self.str(t.state.as_str());
-        self.byte(US);
-        self.list(&t.permissions);
-        self.byte(US);
-        self.str(t.trust.as_str());
-        self.byte(US);
-        self.flag(t.schema_loaded);
-        self.byte(US);
-        self.list(&t.why);
+/// `js/wire-fields.mjs`: the separators and the two readers of the packed
+/// form (`answer`, `result`), unrolled from [`HEAD`] and [`RESULT`] as plain
+/// object code (the unpacking runs on every search; a loop over a field table
+/// measured ~1.5x the time).
+#[cfg_attr(any(not(test), target_arch = "wasm32"), allow(dead_code))] // read by the generator: a native test
+pub fn javascript() -> String {
+    let mut js = String::from(
+        "// Generated from wasm/src/wire.rs (the separators, HEAD and RESULT): how js/wire.mjs\n\
+         // reads tool_search's packed form. Do not edit: after changing them there, run\n\
+         // `HOLARYN_BLESS=1 cargo test -p holaryn-wasm wire` (a test fails while this file drifts).\n\n",
+    );
+    let sep = |name: &str, doc: &str, byte: u8| {
+        format!("/** {doc} */\nexport const {name} = \"\\u{byte:04x}\";\n")
+    };
+    js.push_str(&sep(
+        "RS",
+        "The packed form's mark: its first character.",
+        RS,
+    ));
+    js.push_str(&sep("US", "Between two fields.", US));
+    js.push_str(&sep("LS", "Between a list's items.", LS));
+    js.push_str(&sep("NONE", "An absent optional string.", NONE));
+    let _ = write!(
+        js,
+        "/** Fields of the answer before its results. */\nexport const HEAD_FIELDS = {};\n\
+         /** Fields of one result. */\nexport const RESULT_FIELDS = {};\n",
+        HEAD.len(),
+        RESULT.len()
+    );
+    let head: Vec<_> = HEAD.iter().map(|f| f.spec()).collect();
+    let result: Vec<_> = RESULT.iter().map(|f| f.spec()).collect();
+    if head.iter().chain(&result).any(|(_, k)| *k == Kind::List) {
+        js.push_str("\nconst list = (text) => (text === \"\" ? [] : text.split(LS));\n");
     }
+    let _ = write!(
+        js,
+        "\n/** The answer: its `results` and the head fields `f[0]`..`f[{}]`, keys in serde's order. */\n\
+         export function answer(f, results) {{\n{}  return out;\n}}\n",
+        HEAD.len() - 1,
+        object("out", Some("results"), &head, |j| format!("f[{j}]"))
+    );
+    let _ = write!(
+        js,
+        "\n/** The result whose fields start at `f[i]`, keys in serde's order. */\n\
+         export function result(f, i) {{\n{}  return t;\n}}\n",
+        object("t", None, &result, |j| match j {
+            0 => "f[i]".to_string(),
+            _ => format!("f[i + {j}]"),
+        })
+    );
+    js
+}
+
+/// JS statements building `var` from `fields` (keys in their order): the
+/// leading always-present ones in its literal (after `first`, a shorthand
+/// property), the rest assigned one by one, an optional one only when present.
+#[cfg_attr(any(not(test), target_arch = "wasm32"), allow(dead_code))] // read by the generator: a native test
+fn object(
+    var: &str,
+    first: Option<&str>,
+    fields: &[(&str, Kind)],
+    at: impl Fn(usize) -> String,
+) -> String {
+    let always = |k: Kind| matches!(k, Kind::Text | Kind::Flag | Kind::List);
+    let read = |k: Kind, f: &str| match k {
+        Kind::Flag => format!("{f} === \"1\""),
+        Kind::List => format!("list({f})"),
+        _ => f.to_string(),
+    };
+    let literal = fields.iter().take_while(|(_, k)| always(*k)).count();
+    let mut js = String::new();
+    if literal == 0 {
+        let init = first.map_or_else(|| "{}".to_string(), |f| format!("{{ {f} }}"));
+        let _ = writeln!(js, "  const {var} = {init};");
+    } else {
+        let _ = writeln!(js, "  const {var} = {{");
+        if let Some(first) = first {
+            let _ = writeln!(js, "    {first},");
+        }
+        for (j, (key, kind)) in fields.iter().enumerate().take(literal) {
+            let _ = writeln!(js, "    {key}: {},", read(*kind, &at(j)));
+        }
+        js.push_str("  };\n");
+    }
+    for (j, (key, kind)) in fields.iter().enumerate().skip(literal) {
+        let f = at(j);
+        let _ = match kind {
+            Kind::OptionalText => writeln!(js, "  if ({f} !== NONE) {var}.{key} = {f};"),
+            Kind::OptionalFlag => writeln!(js, "  if ({f} === \"1\") {var}.{key} = true;"),
+            Kind::OptionalList => writeln!(js, "  if ({f} !== \"\") {var}.{key} = {f}.split(LS);"),
+            _ => writeln!(js, "  {var}.{key} = {};", read(*kind, &f)),
+        };
+    }
+    js
 }
 
 #[cfg(test)]
@@ -169,7 +392,7 @@ mod tests {
         let p = search(&o).expect("pack");
         assert_eq!(
             p,
-            "\u{1e}sha256:ab\u{1f}0\u{1f}\u{1c}\u{1f}fs/read\u{1f}Read\u{1f}Reads \"a\" file\u{1f}\
+            "\u{1e}0\u{1f}\u{1c}\u{1f}sha256:ab\u{1f}fs/read\u{1f}Read\u{1f}Reads \"a\" file\u{1f}\
              slash_command\u{1f}fs\u{1f}approval_required\u{1f}fs.read\u{1d}net\u{1f}untrusted\u{1f}1\u{1f}name: read"
         );
     }
@@ -189,6 +412,75 @@ mod tests {
     #[test]
     fn empty_results_and_hint() {
         let p = search(&out(vec![], Some(""))).expect("pack");
-        assert_eq!(p, "\u{1e}sha256:ab\u{1f}1\u{1f}");
+        assert_eq!(p, "\u{1e}1\u{1f}\u{1f}sha256:ab");
+    }
+
+    fn keys(v: &serde_json::Value) -> Vec<&str> {
+        v.as_object()
+            .expect("object")
+            .keys()
+            .map(String::as_str)
+            .collect()
+    }
+
+    /// HEAD and RESULT are serde's keys in serde's order, their kinds say
+    /// which keys serde leaves out, and each field is written as its kind says:
+    /// what lets JS rebuild serde's object from the table alone.
+    #[test]
+    fn the_field_tables_are_serdes_keys_order_and_optional_fields() {
+        let head: Vec<_> = HEAD.iter().map(|f| f.spec()).collect();
+        let result: Vec<_> = RESULT.iter().map(|f| f.spec()).collect();
+        let optional = |k: Kind| {
+            matches!(
+                k,
+                Kind::OptionalText | Kind::OptionalFlag | Kind::OptionalList
+            )
+        };
+        let full = out(vec![tool("s", &["w"])], Some("h"));
+        let json = serde_json::to_value(&full).expect("json");
+        let want: Vec<&str> = std::iter::once("results")
+            .chain(head.iter().map(|(k, _)| *k))
+            .collect();
+        assert_eq!(keys(&json), want);
+        assert_eq!(
+            keys(&json["results"][0]),
+            result.iter().map(|(k, _)| *k).collect::<Vec<_>>()
+        );
+        let mut bare = tool("s", &[]);
+        bare.permissions.clear();
+        bare.schema_loaded = false;
+        let empty = serde_json::to_value(out(vec![bare], None)).expect("json");
+        let kept = |fields: &[(&'static str, Kind)]| -> Vec<&'static str> {
+            fields
+                .iter()
+                .filter(|(_, k)| !optional(*k))
+                .map(|(key, _)| *key)
+                .collect()
+        };
+        assert_eq!(keys(&empty)[1..], kept(&head)[..]);
+        assert_eq!(keys(&empty["results"][0]), kept(&result));
+        for f in HEAD {
+            assert!(f.value(&full).is(f.spec().1), "{f:?}");
+        }
+        for f in RESULT {
+            assert!(f.value(&full.results[0]).is(f.spec().1), "{f:?}");
+        }
+    }
+
+    /// The generated JS side equals the committed file.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn js_wire_fields_is_generated_from_this_file() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../js/wire-fields.mjs");
+        let want = javascript();
+        if std::env::var_os("HOLARYN_BLESS").is_some() {
+            std::fs::write(path, &want).expect("write js/wire-fields.mjs");
+        }
+        let have = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            have == want,
+            "js/wire-fields.mjs drifted from wasm/src/wire.rs (separators, HEAD, RESULT): regenerate it with \
+             `HOLARYN_BLESS=1 cargo test -p holaryn-wasm wire` and commit it.\n--- generated:\n{want}"
+        );
     }
 }

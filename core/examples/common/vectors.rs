@@ -3,8 +3,8 @@
 //! of a runtime's search index; and how both report a nothing-fits flag.
 
 use holaryn_core::base64_decode;
-use holaryn_core::search::embed::{normalized, text_key, tool_text};
-use holaryn_core::search::SearchIndex;
+use holaryn_search::SearchIndex;
+use holaryn_search::{text_key, tool_text, unit_vector as normalized};
 use serde_json::Value;
 use std::collections::HashMap;
 

@@ -10,11 +10,11 @@
 
 use super::steps::{Attached, CallState, GateStep};
 use crate::activity::{ActivityKind, ActivityRecord};
-use crate::code::{
-    self, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep, InnerCallOutcome, PendingCall,
-    Program,
-};
 use crate::runtime::Runtime;
+use holaryn_code::{
+    check_source_size, decode, unavailable, CodeLimits, CodeResult, CodeRun, CodeStatus, CodeStep,
+    InnerCallOutcome, PendingCall, Program,
+};
 use holaryn_model::Code;
 use holaryn_model::Result;
 use holaryn_model::{CallOutcome, CallStatus, Stage};
@@ -52,16 +52,16 @@ impl Runtime {
 
     /// The installed compiler's answer, re-checked; else the built-in compiler.
     fn compile_code(&self, source: &str, limits: &CodeLimits) -> Result<Program> {
-        code::limits::check_source_size(source, limits)?;
+        check_source_size(source, limits)?;
         match &self.code_compiler {
             Some(compiler) => match (compiler.0)(source, limits) {
-                Ok(text) => code::decode(&text, source, limits),
-                Err(why) => Err(code::wire::unavailable(&why)),
+                Ok(text) => decode(&text, source, limits),
+                Err(why) => Err(unavailable(&why)),
             },
             #[cfg(feature = "parser")]
-            None => code::compile(source, limits),
+            None => holaryn_code::compile(source, limits),
             #[cfg(not(feature = "parser"))]
-            None => Err(code::wire::unavailable("no compiler is installed")),
+            None => Err(unavailable("no compiler is installed")),
         }
     }
 

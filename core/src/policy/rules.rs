@@ -1,7 +1,7 @@
 //! `{allow, deny}` rule sets and the project policy file.
 //!
 //! Host session rules and the project file share one shape and one check:
-//! the value is validated with our validator (`crate::jsonschema`) against the schema that
+//! the value is validated with our validator (`holaryn_jsonschema`) against the schema that
 //! ships in the repo (`schemas/tool-policy.schema.json`), then every entry is
 //! parsed by [`Pattern::parse`]. The schema's `pattern` and the parser
 //! describe the same grammar; the parser's wording is preferred in messages.
@@ -10,7 +10,7 @@
 //! 1-based line and UTF-16 column.
 
 use super::pattern::Pattern;
-use crate::jsonschema::{ErrorKind as ValidationErrorKind, Validator};
+use holaryn_jsonschema::{ErrorKind as ValidationErrorKind, Validator};
 use holaryn_model::escape_token;
 use holaryn_model::{Error, ErrorCode, Result};
 use serde::Serialize;
@@ -44,7 +44,7 @@ fn validator() -> std::result::Result<&'static Validator, String> {
     VALIDATOR
         .get_or_init(|| {
             let schema: Value = serde_json::from_str(POLICY_SCHEMA).map_err(|e| e.to_string())?;
-            crate::jsonschema::validator_for(&schema).map_err(|e| e.to_string())
+            holaryn_jsonschema::validator_for(&schema).map_err(|e| e.to_string())
         })
         .as_ref()
         .map_err(|e| format!("the shipped policy schema is broken: {e}"))

@@ -8,7 +8,7 @@
 //! ([`crate::VersionTree`]), the provider statuses and the scoped-policy
 //! digest, so equal content gives an equal version whatever the
 //! registration order, and any change gives a new one. Tools a provider
-//! re-list skipped (`core/src/skipped.rs`) are kept per provider beside the
+//! re-list skipped (`core/src/registry/skipped.rs`) are kept per provider beside the
 //! tools and are no part of the version: the model never sees them.
 
 mod skipped;
@@ -78,7 +78,7 @@ pub struct Update {
     /// New scoped-policy digest (part of the registry version).
     pub policy_digest: Option<Option<String>>,
     /// With `sync_provider`: skip, rather than refuse the batch for, each
-    /// upserted tool the registry refuses (see `core/src/skipped.rs`).
+    /// upserted tool the registry refuses (see `core/src/registry/skipped.rs`).
     pub skip_refused: bool,
     /// With `sync_provider`: tools already skipped before the registry saw
     /// them (catalog entries that are no tool). The re-list's skipped tools,
@@ -163,7 +163,7 @@ impl Registry {
     }
 
     /// The tools whose wire name is not their preferred one, computed once
-    /// per registry version (the rule: [`crate::formats::wire_names`]).
+    /// per registry version (the rule: [`holaryn_model::wire_names`]).
     pub fn wire_names(&self) -> &BTreeMap<String, String> {
         self.wire_names.get_or_init(|| {
             holaryn_model::wire_names(self.tools.keys().map(String::as_str), &|w| {

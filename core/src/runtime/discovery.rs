@@ -12,16 +12,16 @@ use super::api::{
 use super::{unknown_session, Runtime};
 use crate::activity::{ActivityKind, ActivityRecord};
 use crate::availability::AvailabilityState;
-use crate::search::SearchHit;
 use crate::session::Session;
 use holaryn_model::Result;
 use holaryn_model::ToolDescriptor;
 use holaryn_model::{hex, unhex};
+use holaryn_search::{SearchHit, SearchIndex};
 
 use serde_json::Value;
 
 /// The hint when nothing fits: how to browse instead of guessing.
-fn nothing_fits_hint(index: &crate::search::SearchIndex, weak: &[SearchHit]) -> String {
+fn nothing_fits_hint(index: &SearchIndex, weak: &[SearchHit]) -> String {
     let mut providers: Vec<&str> = Vec::new();
     for h in weak {
         if let Some(t) = index.tool(h.doc) {

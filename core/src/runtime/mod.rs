@@ -25,11 +25,11 @@ use crate::builtin::code_tool_entry;
 use crate::embeddings::EmbeddingStore;
 use crate::policy::Decision;
 use crate::registry::{Entry, Registry, RegistryChange, Update};
-use crate::search::SearchIndex;
 use crate::session::{Session, SessionOptions};
 use holaryn_model::ProviderStatus;
 use holaryn_model::{Error, ErrorCode, Result};
 use holaryn_model::{ToolDescriptor, Visibility};
+use holaryn_search::SearchIndex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -131,8 +131,8 @@ pub struct Runtime {
     pub(crate) require_input_schema: bool,
     pub(crate) embeddings: EmbeddingStore,
     pub(crate) embed_docs: Option<EmbedDocs>,
-    /// The bounded-code compiler a host installed (see [`crate::code::wire`]).
-    pub(crate) code_compiler: Option<crate::code::Compiler>,
+    /// The bounded-code compiler a host installed (see [`holaryn_code::decode`]).
+    pub(crate) code_compiler: Option<holaryn_code::Compiler>,
 }
 
 impl Default for Runtime {
@@ -161,9 +161,9 @@ impl Runtime {
     }
 
     /// Install (or remove) the bounded-code compiler whose answers
-    /// [`crate::code::decode`] re-checks; with none, the built-in one
+    /// [`holaryn_code::decode`] re-checks; with none, the built-in one
     /// (feature `parser`) compiles, or runs are `code.unavailable`.
-    pub fn set_code_compiler(&mut self, compiler: Option<crate::code::Compiler>) {
+    pub fn set_code_compiler(&mut self, compiler: Option<holaryn_code::Compiler>) {
         self.code_compiler = compiler;
     }
 

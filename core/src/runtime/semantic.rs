@@ -5,7 +5,7 @@
 //! query first, when its vector is not cached, then tools whose text has no
 //! cached vector); the host embeds them and calls [`EmbedRequest::resume`].
 //! When every vector is there, the lexical ranking is fused with cosine
-//! similarity (see [`crate::search::embed`] and [`crate::search::blend`]).
+//! similarity (see `holaryn_search`: its `embed` and `blend` modules).
 //!
 //! Tool vectors are requested lazily by the first search that lacks them;
 //! hosts that would rather pay that once up front run
@@ -18,12 +18,13 @@
 use super::api::{search_input, SearchInput, SearchOutput};
 use super::{unknown_session, Runtime};
 use crate::embeddings::{EmbeddingModel, Encoding};
-use crate::search::blend::{fuse, Fusion};
-use crate::search::embed::{
-    meaning_ranking, normalized, nothing_fits, similarities, text_key, tool_text, POOL,
-};
 use holaryn_model::ToolDescriptor;
 use holaryn_model::{Error, ErrorCode, Result};
+use holaryn_search::{fuse, Fusion};
+use holaryn_search::{
+    meaning_ranking, nothing_fits_with_meaning as nothing_fits, similarities, text_key, tool_text,
+    unit_vector as normalized, FUSION_POOL as POOL,
+};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -213,7 +214,7 @@ impl Runtime {
             .collect()
     }
 
-    /// Export the current catalog's cached tool vectors (see [`crate::embeddings`]).
+    /// Export the current catalog's cached tool vectors (see `embeddings.rs`).
     pub fn export_embeddings(&mut self, encoding: Encoding) -> Result<Value> {
         self.refresh_docs();
         let keys = self

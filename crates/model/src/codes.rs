@@ -205,7 +205,7 @@ impl Code {
     /// The TypeScript union of every code (`js/codes.d.ts`, checked by a test).
     pub fn typescript() -> String {
         let mut out = String::from(
-            "// Generated from holaryn-core's `Code` enum (core/src/codes.rs); a test fails when they drift.\n\
+            "// Generated from holaryn-model's `Code` enum (crates/model/src/codes.rs); a test fails when they drift.\n\
              /** Every stable code an error, a call outcome, a bounded-code run, an availability row or an activity record can carry. */\n\
              export type OutcomeCode =\n",
         );

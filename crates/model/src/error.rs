@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The code an [`Error`] carries: the one [`Code`] vocabulary (errors use
-/// its first group; see `core/src/codes.rs`).
+/// its first group; see `crates/model/src/codes.rs`).
 pub type ErrorCode = Code;
 
 /// A typed, located error. Build with [`Error::new`] and the `with_*` setters.

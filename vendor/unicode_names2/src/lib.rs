@@ -1,7 +1,7 @@
 //! Stand-in for `unicode_names2` without its Unicode name table.
 //!
 //! Holaryn's bounded code mode refuses named escapes (`\N{…}`) in its
-//! pre-parse token guard (`holaryn_core::code::parse`), so the parser never
+//! pre-parse token guard (holaryn-code, `crates/code/src/escapes.rs`), so the parser never
 //! needs a name. If a named escape ever reached the parser anyway, the lookup
 //! fails and the parser reports a syntax error instead of resolving it.
 #![no_std]

@@ -1,0 +1,405 @@
+//! The index's storage, kept incrementally: document slots, the vocabulary,
+//! posting lists (raw per-field term counts, sorted by slot), the exact-name
+//! keys and the length statistics BM25F normalises by.
+//!
+//! Adding, removing or replacing a tool touches only that tool's postings and
+//! the sums it moves; nothing stored depends on the other documents, so any
+//! sequence of changes leaves exactly the state a fresh build of the same
+//! tools leaves (up to slot numbers and term ids, which ranking never reads).
+//! The per-document length norms depend on the average lengths and are
+//! re-derived by [`Store::refresh`] (one multiply-add per document and field).
+
+use super::text::{each_term, exact_key};
+use holaryn_model::{SummarySpan, ToolDescriptor};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// Number of indexed fields.
+pub(super) const FIELDS: usize = 7;
+/// Per-field weights.
+pub(super) const WEIGHTS: [f32; FIELDS] = [3.0, 2.0, 1.0, 0.6, 1.2, 1.0, 0.5];
+/// Per-field length normalisation.
+pub(super) const B: [f32; FIELDS] = [0.3, 0.5, 0.75, 0.75, 0.3, 0.3, 0.0];
+/// An exact-match key: (normalised key, boost, why).
+pub(super) type ExactKey = (String, f32, &'static str);
+/// A term count this large or larger lives in [`Store::big_tf`].
+const TF_OVERFLOW: u8 = u8::MAX;
+
+/// One document's occurrences of one term.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Posting {
+    /// Slot of the document.
+    pub doc: u32,
+    /// Bit `f` set when field `f` holds the term.
+    pub fields: u8,
+    /// Count per field; [`TF_OVERFLOW`] means "see `big_tf`".
+    tf: [u8; FIELDS],
+}
+
+/// One indexed tool.
+#[derive(Debug, Clone)]
+pub(super) struct Doc {
+    /// The tool.
+    pub tool: Arc<ToolDescriptor>,
+    /// Terms per field.
+    lens: [u32; FIELDS],
+    /// Score multiplier (catalog-only entries rank a little lower).
+    pub weight: f32,
+    /// Where the tool's summary lies in its description.
+    pub summary: SummarySpan,
+}
+
+/// Slots, vocabulary, postings and statistics.
+#[derive(Debug, Default, Clone)]
+pub(super) struct Store {
+    docs: Vec<Option<Doc>>,
+    free_docs: Vec<u32>,
+    by_name: HashMap<String, u32>,
+    /// Term → id, in term order (prefix expansion walks it).
+    pub vocab: BTreeMap<String, u32>,
+    /// Term → id, for exact look-ups.
+    ids: HashMap<String, u32>,
+    /// Id → term (empty for a free id).
+    terms: Vec<String>,
+    postings: Vec<Vec<Posting>>,
+    free_terms: Vec<u32>,
+    /// Exact counts that do not fit a byte: (term, doc) → counts.
+    big_tf: HashMap<(u32, u32), [u16; FIELDS]>,
+    /// Exact-name key → (doc, boost, why).
+    pub exact: HashMap<String, Vec<(u32, f32, &'static str)>>,
+    len_sum: [u64; FIELDS],
+    live: usize,
+    /// Per slot and field: `WEIGHTS[f] / norm` at the current average lengths.
+    norms: Vec<[f32; FIELDS]>,
+    stale: bool,
+}
+
+impl Store {
+    /// Live documents.
+    pub(crate) fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Slots (live or free); scratch arrays are this long.
+    pub(crate) fn slots(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// The document in `slot`, when live.
+    pub(crate) fn doc(&self, slot: u32) -> Option<&Doc> {
+        self.docs.get(slot as usize).and_then(Option::as_ref)
+    }
+
+    /// Live documents with their slots.
+    pub(crate) fn docs(&self) -> impl Iterator<Item = (u32, &Doc)> {
+        self.docs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| d.as_ref().map(|d| (i as u32, d)))
+    }
+
+    /// The slot of a tool by canonical name.
+    pub(crate) fn slot_of(&self, name: &str) -> Option<u32> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The posting list of a term id.
+    pub(crate) fn postings(&self, id: u32) -> &[Posting] {
+        self.postings.get(id as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// BM25 idf of a term id over the live documents.
+    pub(crate) fn idf(&self, id: u32) -> f32 {
+        let n = self.live.max(1) as f32;
+        let df = self.postings(id).len() as f32;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// The saturated BM25F impact of one posting of term `id`.
+    #[inline]
+    pub(crate) fn impact(&self, id: u32, p: &Posting, k1: f32) -> f32 {
+        let norm = &self.norms[p.doc as usize];
+        let mut weighted = 0f32;
+        let mut mask = p.fields;
+        while mask != 0 {
+            let f = mask.trailing_zeros() as usize;
+            let tf = match p.tf[f] {
+                TF_OVERFLOW => self.big_tf.get(&(id, p.doc)).map_or(0, |c| c[f]) as f32,
+                n => n as f32,
+            };
+            weighted += tf * norm[f];
+            mask &= mask - 1;
+        }
+        weighted * (k1 + 1.0) / (weighted + k1)
+    }
+
+    /// Add a tool (absent by name) from its field texts and exact keys.
+    pub(crate) fn insert(
+        &mut self,
+        tool: Arc<ToolDescriptor>,
+        fields: &[String; FIELDS],
+        keys: Vec<ExactKey>,
+        weight: f32,
+    ) {
+        let slot = match self.free_docs.pop() {
+            Some(s) => s,
+            None => {
+                self.docs.push(None);
+                self.norms.push([0.0; FIELDS]);
+                (self.docs.len() - 1) as u32
+            }
+        };
+        let (counts, lens) = self.count_terms(fields, true);
+        self.put_postings(slot, counts);
+        self.put_keys(slot, keys);
+        self.live += 1;
+        self.by_name.insert(tool.name.clone(), slot);
+        self.set_doc(slot, tool, lens, weight);
+    }
+
+    /// Replace the document in `slot` by a new version of the same tool:
+    /// postings of terms in both versions are rewritten in place, so a
+    /// description edit moves no posting list.
+    pub(crate) fn replace(
+        &mut self,
+        slot: u32,
+        old: (&[String; FIELDS], &[ExactKey]),
+        new: (Arc<ToolDescriptor>, &[String; FIELDS], Vec<ExactKey>),
+        weight: f32,
+    ) {
+        let (tool, fields, keys) = new;
+        let (old_counts, _) = self.count_terms(old.0, false);
+        let (counts, lens) = self.count_terms(fields, true);
+        let gone = old_counts
+            .into_iter()
+            .map(|(id, _)| id)
+            .filter(|id| counts.binary_search_by_key(id, |c| c.0).is_err());
+        self.drop_postings(slot, gone.collect());
+        self.put_postings(slot, counts);
+        self.drop_keys(slot, old.1);
+        self.put_keys(slot, keys);
+        self.set_doc(slot, tool, lens, weight);
+    }
+
+    /// Remove the document in `slot`, given the field texts and exact keys
+    /// it was inserted with (re-derived from the tool, never stored).
+    pub(crate) fn remove(&mut self, slot: u32, fields: &[String; FIELDS], keys: &[ExactKey]) {
+        let Some(doc) = self.docs.get_mut(slot as usize).and_then(Option::take) else {
+            return;
+        };
+        for (sum, len) in self.len_sum.iter_mut().zip(doc.lens) {
+            *sum -= u64::from(len);
+        }
+        let (counts, _) = self.count_terms(fields, false);
+        self.drop_postings(slot, counts.into_iter().map(|(id, _)| id).collect());
+        self.drop_keys(slot, keys);
+        self.live -= 1;
+        self.by_name.remove(&doc.tool.name);
+        self.free_docs.push(slot);
+        self.stale = true;
+    }
+
+    /// Put a document into `slot` (its summary's place found once, here),
+    /// moving the length sums from what was there.
+    fn set_doc(&mut self, slot: u32, tool: Arc<ToolDescriptor>, lens: [u32; FIELDS], weight: f32) {
+        let summary = SummarySpan::of(&tool.description);
+        let doc = Doc {
+            tool,
+            lens,
+            weight,
+            summary,
+        };
+        if let Some(old) = self.docs[slot as usize].take() {
+            for (sum, len) in self.len_sum.iter_mut().zip(old.lens) {
+                *sum -= u64::from(len);
+            }
+        }
+        for (sum, len) in self.len_sum.iter_mut().zip(doc.lens) {
+            *sum += u64::from(len);
+        }
+        self.docs[slot as usize] = Some(doc);
+        self.stale = true;
+    }
+
+    /// Write (or overwrite) the postings of `slot` for these term counts.
+    fn put_postings(&mut self, slot: u32, counts: Vec<(u32, [u16; FIELDS])>) {
+        for (id, tf) in counts {
+            let mut small = [0u8; FIELDS];
+            let mut mask = 0u8;
+            for f in 0..FIELDS {
+                if tf[f] > 0 {
+                    mask |= 1 << f;
+                }
+                small[f] = u8::try_from(tf[f]).unwrap_or(TF_OVERFLOW);
+            }
+            if small.contains(&TF_OVERFLOW) {
+                self.big_tf.insert((id, slot), tf);
+            } else {
+                self.big_tf.remove(&(id, slot));
+            }
+            let posting = Posting {
+                doc: slot,
+                fields: mask,
+                tf: small,
+            };
+            let list = &mut self.postings[id as usize];
+            match list.binary_search_by_key(&slot, |p| p.doc) {
+                Ok(at) => list[at] = posting,
+                Err(at) => list.insert(at, posting),
+            }
+        }
+    }
+
+    /// Remove the postings of `slot` for these term ids; a term left with none leaves the vocabulary.
+    fn drop_postings(&mut self, slot: u32, ids: Vec<u32>) {
+        for id in ids {
+            let Some(list) = self.postings.get_mut(id as usize) else {
+                continue;
+            };
+            if let Ok(at) = list.binary_search_by_key(&slot, |p| p.doc) {
+                list.remove(at);
+            }
+            self.big_tf.remove(&(id, slot));
+            if list.is_empty() {
+                let term = std::mem::take(&mut self.terms[id as usize]);
+                self.vocab.remove(&term);
+                self.ids.remove(&term);
+                self.free_terms.push(id);
+            }
+        }
+    }
+
+    fn put_keys(&mut self, slot: u32, keys: Vec<ExactKey>) {
+        for (k, boost, why) in keys {
+            let e = self.exact.entry(k).or_default();
+            if !e.iter().any(|(d, _, _)| *d == slot) {
+                e.push((slot, boost, why));
+            }
+        }
+    }
+
+    fn drop_keys(&mut self, slot: u32, keys: &[ExactKey]) {
+        for (k, _, _) in keys {
+            if let Some(e) = self.exact.get_mut(k) {
+                e.retain(|(d, _, _)| *d != slot);
+                if e.is_empty() {
+                    self.exact.remove(k);
+                }
+            }
+        }
+    }
+
+    /// The id of an indexed term.
+    pub(crate) fn id(&self, term: &str) -> Option<u32> {
+        self.ids.get(term).copied()
+    }
+
+    /// The id of a term, added to the vocabulary (with no postings yet) when new.
+    fn term_id(&mut self, term: &str) -> u32 {
+        if let Some(id) = self.ids.get(term) {
+            return *id;
+        }
+        let id = match self.free_terms.pop() {
+            Some(id) => id,
+            None => {
+                self.postings.push(Vec::new());
+                self.terms.push(String::new());
+                (self.postings.len() - 1) as u32
+            }
+        };
+        self.terms[id as usize] = term.to_string();
+        self.ids.insert(term.to_string(), id);
+        self.vocab.insert(term.to_string(), id);
+        id
+    }
+
+    /// Per-term counts per field (sorted by term id), and terms per field.
+    /// New terms join the vocabulary when `add` is set, else they are skipped
+    /// (a tool being removed has every term indexed already).
+    fn count_terms(
+        &mut self,
+        fields: &[String; FIELDS],
+        add: bool,
+    ) -> (Vec<(u32, [u16; FIELDS])>, [u32; FIELDS]) {
+        let mut seen: Vec<(u32, u8)> = Vec::new();
+        let mut lens = [0u32; FIELDS];
+        for (f, text) in fields.iter().enumerate() {
+            each_term(text, |term| {
+                lens[f] += 1;
+                let id = if add {
+                    Some(self.term_id(term))
+                } else {
+                    self.id(term)
+                };
+                if let Some(id) = id {
+                    seen.push((id, f as u8));
+                }
+            });
+        }
+        seen.sort_unstable();
+        let mut counts: Vec<(u32, [u16; FIELDS])> = Vec::new();
+        for (id, f) in seen {
+            match counts.last_mut() {
+                Some((last, c)) if *last == id => c[f as usize] = c[f as usize].saturating_add(1),
+                _ => {
+                    let mut c = [0u16; FIELDS];
+                    c[f as usize] = 1;
+                    counts.push((id, c));
+                }
+            }
+        }
+        (counts, lens)
+    }
+
+    /// Re-derive every document's length norms from the current averages
+    /// (a no-op when nothing changed since the last refresh).
+    pub(crate) fn refresh(&mut self) {
+        if !self.stale {
+            return;
+        }
+        let n = self.live.max(1) as f32;
+        let avg: [f32; FIELDS] = std::array::from_fn(|f| (self.len_sum[f] as f32 / n).max(1.0));
+        for (slot, doc) in self.docs.iter().enumerate() {
+            if let Some(d) = doc {
+                self.norms[slot] = std::array::from_fn(|f| {
+                    WEIGHTS[f] / (1.0 - B[f] + B[f] * d.lens[f] as f32 / avg[f])
+                });
+            }
+        }
+        self.stale = false;
+    }
+}
+
+/// The exact-match keys of a tool: name, local name, `provider/name`, aliases.
+pub(super) fn exact_keys(t: &ToolDescriptor) -> Vec<ExactKey> {
+    let mut keys: Vec<ExactKey> = vec![(exact_key(&t.name), 1000.0, "exact name")];
+    keys.push((exact_key(&t.local_name), 800.0, "exact name"));
+    keys.push((exact_key(&t.qualified_name()), 800.0, "exact provider/name"));
+    keys.extend(t.aliases.iter().map(|a| (exact_key(a), 900.0, "alias")));
+    keys
+}
+
+/// Add `slot` to (or remove it from) the sorted slot list of `key`, dropping
+/// a list left empty; true when the list changed.
+pub(super) fn toggle_slot(
+    map: &mut HashMap<String, Vec<u32>>,
+    key: String,
+    slot: u32,
+    add: bool,
+) -> bool {
+    if add {
+        let docs = map.entry(key).or_default();
+        return docs
+            .binary_search(&slot)
+            .map_err(|i| docs.insert(i, slot))
+            .is_err();
+    }
+    let Some(docs) = map.get_mut(&key) else {
+        return false;
+    };
+    let changed = docs.binary_search(&slot).map(|i| docs.remove(i)).is_ok();
+    if docs.is_empty() {
+        map.remove(&key);
+    }
+    changed
+}

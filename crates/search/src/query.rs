@@ -1,0 +1,560 @@
+//! Reading a request before it is scored: entities (their words count
+//! little), conversational filler (ignored), negation and "instead of" (the
+//! words they exclude are dropped and penalise tools named by them), and the
+//! concept lexicon's extra tool words.
+
+use super::entities::{detect, Entities};
+use super::lexicon::{is_skipped, lexicon};
+use super::text::{family_of, is_stopword, listed, stem, words, STEP_JOINERS};
+
+/// Weight of the words of a later step ("…, then open an issue").
+pub(crate) const LATER_STEP: f32 = 0.5;
+/// Most content words read from one request.
+const MAX_WORDS: usize = 64;
+/// Most words one negation excludes.
+const NEGATION_SCOPE: usize = 2;
+
+/// One content word of a request.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Word {
+    /// The word as typed (lower case).
+    pub word: String,
+    /// Its stem.
+    pub stem: String,
+    /// Weight (1.0 normally).
+    pub weight: f32,
+    /// Whether it may act as an action verb (not inside an entity or phrase).
+    pub verb: bool,
+    /// Position among content words (the word's concept).
+    pub concept: usize,
+    /// Part of a later step of a multi-step request.
+    pub later: bool,
+    /// Phrased as a name: after "on", "in", "with", "via", "my"…, before
+    /// "server", "mcp", "tools"… or a colon, or capitalised mid-sentence
+    /// (see `named_at`); a provider named by a common word needs it.
+    pub named: bool,
+    /// Part of an entity or quoted value (a path, a URL, 'fix typo').
+    pub value: bool,
+}
+
+/// Extra tool words a lexicon phrase adds (borrowed from the compiled-in lexicon).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Expansion {
+    /// The phrase as written in the lexicon.
+    pub phrase: &'static str,
+    /// Tool words, as (word, stem).
+    pub adds: &'static [(String, String)],
+    /// Concept they count under (the phrase's own, or its single word's).
+    pub concept: usize,
+    /// The content words (indices into [`Request::words`]) the phrase spans.
+    pub span: (usize, usize),
+    /// Weight of the phrase's words where they stand: [`LATER_STEP`] in a
+    /// later step, as the words it stands for would count.
+    pub weight: f32,
+}
+
+/// A request, read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Request {
+    /// Content words in order.
+    pub words: Vec<Word>,
+    /// Lexicon expansions.
+    pub expansions: Vec<Expansion>,
+    /// Stems of words a negation excluded.
+    pub negated: Vec<String>,
+    /// Entities found.
+    pub entities: Entities,
+}
+
+/// A raw word with where it stands.
+struct Raw {
+    word: String,
+    /// Weight when inside an entity.
+    entity: Option<f32>,
+    /// A clause ends after this word (punctuation).
+    boundary: bool,
+    /// The word ends in a colon: what follows is this clause's content
+    /// ("azure devops: list projects"), not a later step.
+    colon: bool,
+    /// The word starts a token with a capital letter ("GitHub", "Slack").
+    capital: bool,
+}
+
+fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for piece in query.split_inclusive(char::is_whitespace) {
+        let token = piece.trim_end();
+        // Look up the token's first and last word characters: quotes and
+        // punctuation around a value ("'new-checkout',") lie outside its span.
+        let first = token.find(char::is_alphanumeric).unwrap_or(0);
+        let last = token
+            .rfind(char::is_alphanumeric)
+            .unwrap_or(token.len().saturating_sub(1));
+        let entity = entities
+            .weight_at(pos + first)
+            .or_else(|| entities.weight_at(pos + last));
+        let ws = words(token);
+        let n = ws.len();
+        let ends = token.ends_with([',', '.', ';', ':', '!', '?', ')']);
+        // Each word's own place in the token when it can be found (a URL's
+        // host and path words weigh differently, see `search/values.rs`).
+        let lower = if entity.is_some() {
+            token.to_ascii_lowercase()
+        } else {
+            String::new()
+        };
+        let mut cur = 0;
+        for (i, w) in ws.into_iter().enumerate() {
+            // (Only entity tokens are looked into: `lower` is empty for the rest.)
+            let found = entity.and_then(|_| lower.get(cur..)?.find(w.as_str()));
+            let entity = match found {
+                Some(f) => {
+                    cur += f + w.len();
+                    entities.weight_at(pos + cur - w.len()).or(entity)
+                }
+                _ => entity,
+            };
+            out.push(Raw {
+                word: w,
+                entity,
+                boundary: ends && i + 1 == n,
+                colon: token.ends_with(':') && i + 1 == n,
+                capital: i == 0 && token.chars().next().is_some_and(char::is_uppercase),
+            });
+        }
+        pos += piece.len();
+        if out.len() >= MAX_WORDS * 2 {
+            break;
+        }
+    }
+    out
+}
+
+/// Words before a name that mark it as a service ("on GitHub", "in my notion").
+const NAME_BEFORE: &[&str] = &[
+    "on", "in", "with", "using", "via", "from", "through", "into", "my", "our",
+];
+/// Words after a name that mark it as a service ("the memory server").
+pub(crate) const NAME_AFTER: &[&str] = &[
+    "server",
+    "mcp",
+    "tool",
+    "tools",
+    "integration",
+    "connector",
+    "plugin",
+    "account",
+    "workspace",
+    "instance",
+];
+/// Articles skipped when looking for a word before a name ("on the filesystem server").
+const ARTICLES: &[&str] = &["the", "a", "an", "your"];
+
+/// Whether raw word `k` is phrased as a name (see [`Word::named`]).
+fn named_at(raw: &[Raw], k: usize) -> bool {
+    let mut before = k;
+    while before > 0 && listed(ARTICLES, raw[before - 1].word.as_str()) {
+        before -= 1;
+    }
+    let prev = before.checked_sub(1).map(|b| &raw[b]);
+    let after = raw.get(k + 1).map_or("", |r| r.word.as_str());
+    let sentence_start = prev.is_none_or(|p| p.boundary && !p.colon);
+    prev.is_some_and(|p| listed(NAME_BEFORE, p.word.as_str()))
+        || listed(NAME_AFTER, after)
+        || raw[k].colon
+        || (raw[k].capital && !sentence_start)
+}
+
+/// Index of the first word after a negation cue starting at `i`, if any.
+fn negation_cue(ws: &[Raw], i: usize) -> Option<usize> {
+    let w = |k: usize| ws.get(k).map(|r| r.word.as_str()).unwrap_or("");
+    match w(i) {
+        "not" | "never" | "without" | "except" | "excluding" | "dont" | "avoid" | "exclude" => {
+            Some(i + 1)
+        }
+        "don" | "doesn" | "didn" | "won" | "shouldn" if w(i + 1) == "t" => Some(i + 2),
+        "instead" if w(i + 1) == "of" => Some(i + 2),
+        "rather" | "other" if w(i + 1) == "than" => Some(i + 2),
+        _ => None,
+    }
+}
+
+/// Action verbs beyond the verb families that start a new step after "and" or a comma.
+const STEP_VERBS: &[&str] = &[
+    "send",
+    "post",
+    "commit",
+    "merge",
+    "push",
+    "pull",
+    "summarize",
+    "summarise",
+    "tell",
+    "email",
+    "notify",
+    "schedule",
+    "review",
+    "approve",
+    "deploy",
+    "scale",
+    "tail",
+    "switch",
+    "pick",
+    "evaluate",
+    "validate",
+    "roll",
+    "restart",
+    "close",
+    "assign",
+    "comment",
+    "reply",
+    "share",
+    "upload",
+    "download",
+    "chart",
+    "plot",
+    "translate",
+    "compare",
+    "check",
+    "confirm",
+    "log",
+    "attach",
+    "bump",
+    "stage",
+    "tag",
+    "rename",
+    "move",
+    "copy",
+    "click",
+    "fill",
+    "type",
+    "screenshot",
+    "navigate",
+    "go",
+    "query",
+    "draft",
+    "book",
+    "invite",
+    "archive",
+    "mark",
+    "leave",
+    "put",
+    "give",
+    "take",
+    "make",
+    "generate",
+    "build",
+    "test",
+    "fix",
+    "describe",
+    "turn",
+];
+
+/// True when word `k` opens a later step: after "then", or an action verb
+/// right after "and" or a comma.
+fn starts_step(raw: &[Raw], k: usize) -> bool {
+    let prev = raw[k - 1].word.as_str();
+    if prev == "then" || prev == "afterwards" {
+        return true;
+    }
+    let w = raw[k].word.as_str();
+    let verb = family_of(w).is_some() || listed(STEP_VERBS, w);
+    verb && (prev == "and" || (raw[k - 1].boundary && !raw[k - 1].colon))
+}
+
+/// Light verbs: they carry little of a request's meaning ("put a thumbs-up",
+/// "make the window smaller", "get me the headlines"), so they neither act as
+/// the first action verb nor expand to their verb family, and count half.
+pub(crate) const LIGHT_VERBS: &[&str] = &[
+    "put", "make", "get", "give", "take", "have", "do", "bring", "keep", "let", "go", "show",
+];
+/// Weight of a light verb's literal word.
+const LIGHT: f32 = 0.5;
+
+/// Contraction tails left by splitting "what's", "don't", "I'll".
+const CONTRACTIONS: &[&str] = &["s", "t", "d", "ll", "re", "ve", "m"];
+
+/// Determiners: a verb-family word after one (over adjectives and nouns) is a
+/// noun ("the last CI run", "the new files", "a quick search").
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "this", "that", "these",
+    "those", "every", "each", "any", "some", "last", "latest", "first", "next",
+];
+/// Auxiliaries: a verb-family word right after one is a participle or
+/// adjective ("the alarms that are already set"), not the action.
+const AUXILIARIES: &[&str] = &[
+    "is", "are", "was", "were", "been", "being", "already", "has", "have", "had",
+];
+/// Most words between a determiner and the noun it introduces.
+const NOUN_REACH: usize = 3;
+
+/// Whether raw word `k` (a verb-family word: callers check) is not an action here: a
+/// determiner stands before it with only modifiers between ("the last CI
+/// run"), an auxiliary right before it, or it is capitalised mid-sentence.
+fn noun_at(raw: &[Raw], k: usize) -> bool {
+    // After an auxiliary: a participle ("are already set"). Capitalised
+    // mid-sentence: part of a name ("a music event in New York").
+    if k > 0
+        && (listed(AUXILIARIES, raw[k - 1].word.as_str())
+            || (raw[k].capital && !raw[k - 1].boundary))
+    {
+        return true;
+    }
+    for j in (k.saturating_sub(NOUN_REACH + 1)..k).rev() {
+        let w = raw[j].word.as_str();
+        if listed(DETERMINERS, w) {
+            return true;
+        }
+        // Cheap checks first (the verb lists are long).
+        if raw[j].boundary || is_stopword(w) || listed(STEP_JOINERS, w) {
+            return false;
+        }
+        if family_of(w).is_some() || listed(STEP_VERBS, w) || listed(LIGHT_VERBS, w) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether a purpose clause opens at raw word `k` ("so I can patch it",
+/// "so that", "in order to"): what follows says why, not what to do.
+fn purpose_at(raw: &[Raw], k: usize) -> bool {
+    let w = |j: usize| raw.get(j).map_or("", |r| r.word.as_str());
+    (w(k - 1) == "so" && matches!(w(k), "i" | "we" | "you" | "that" | "they"))
+        || (w(k - 1) == "order" && w(k) == "to" && k >= 2 && w(k - 2) == "in")
+}
+
+/// Read a request: content words, expansions, negated words, entities.
+pub(crate) fn read(query: &str) -> Request {
+    let entities = detect(query);
+    let raw = raw_words(query, &entities);
+    let lex = lexicon();
+    let stems: Vec<String> = raw.iter().map(|r| stem(&r.word)).collect();
+    // Phrases match over the words that are not skippable, entity words blanked.
+    // (Borrowed stems: no copy per word.)
+    let phrase_seq = |dropped: &[bool]| -> (Vec<&str>, Vec<usize>) {
+        let mut seq = Vec::with_capacity(raw.len());
+        let mut at = Vec::with_capacity(raw.len());
+        for (k, r) in raw.iter().enumerate() {
+            if dropped[k] || is_skipped(&r.word) {
+                continue;
+            }
+            seq.push(if r.entity.is_some() { "" } else { &stems[k] });
+            at.push(k);
+        }
+        (seq, at)
+    };
+    // 1. Filler.
+    let mut dropped = vec![false; raw.len()];
+    let (seq, at) = phrase_seq(&dropped);
+    let mut i = 0;
+    while i < seq.len() {
+        match lex.match_at(&seq, i, true) {
+            Some(e) => {
+                let n = e.phrase.len();
+                for k in &at[i..i + n] {
+                    dropped[*k] = true;
+                }
+                i += n;
+            }
+            None => i += 1,
+        }
+    }
+    // 2. Negation: the next few content words up to a clause boundary.
+    let mut negated = Vec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        let Some(start) = negation_cue(&raw, i) else {
+            i += 1;
+            continue;
+        };
+        dropped[i..start.min(raw.len())].fill(true);
+        let mut j = start;
+        let mut taken = 0;
+        while j < raw.len() && taken < NEGATION_SCOPE {
+            let w = raw[j].word.as_str();
+            if listed(STEP_JOINERS, w) || w == "but" || w == "use" {
+                break;
+            }
+            dropped[j] = true;
+            if !is_stopword(w) {
+                negated.push(stems[j].clone());
+                taken += 1;
+            }
+            if raw[j].boundary {
+                break;
+            }
+            j += 1;
+        }
+        i = j.max(i + 1);
+    }
+    // 3. Content words.
+    let mut out = Request {
+        entities,
+        negated,
+        ..Request::default()
+    };
+    let mut content_at = vec![usize::MAX; raw.len()];
+    // Per raw word: the weight its step and entity give it (phrases use it).
+    let mut raw_weight = vec![1.0f32; raw.len()];
+    let mut clause_weight = 1.0;
+    // Non-verb content words of the first step so far: "find and read the
+    // notes" is one step with two verbs; "find the notes and read them" two.
+    let mut objects = 0;
+    for (k, r) in raw.iter().enumerate() {
+        let w = r.word.as_str();
+        // A later step, or a purpose clause ("so I can patch it"): what
+        // follows is not what the first tool does.
+        if k > 0 && ((objects > 0 && starts_step(&raw, k)) || purpose_at(&raw, k)) {
+            clause_weight = LATER_STEP;
+        }
+        raw_weight[k] = r.entity.unwrap_or(1.0) * clause_weight;
+        // Words of a value that weigh nothing (a URL's scheme, an id's
+        // digits) are no content words: they neither score nor explain.
+        let nothing = r.entity == Some(0.0);
+        if dropped[k]
+            || nothing
+            || is_stopword(w)
+            || STEP_JOINERS.contains(&w)
+            || CONTRACTIONS.contains(&w)
+        {
+            continue;
+        }
+        if out.words.len() >= MAX_WORDS {
+            break;
+        }
+        let concept = out.words.len();
+        content_at[k] = concept;
+        let light = listed(LIGHT_VERBS, w);
+        let family = family_of(w).is_some();
+        if !family && !listed(STEP_VERBS, w) && !light {
+            objects += 1;
+        }
+        out.words.push(Word {
+            stem: stems[k].clone(),
+            word: r.word.clone(),
+            weight: r.entity.unwrap_or(1.0) * clause_weight * if light { LIGHT } else { 1.0 },
+            verb: r.entity.is_none() && !light && !(family && noun_at(&raw, k)),
+            concept,
+            later: clause_weight < 1.0,
+            named: r.entity.is_none() && named_at(&raw, k),
+            value: r.entity.is_some(),
+        });
+    }
+    // 4. Lexicon phrases.
+    let (seq, at) = phrase_seq(&dropped);
+    let mut i = 0;
+    let mut next_concept = out.words.len();
+    while i < seq.len() {
+        let Some(e) = lex.match_at(&seq, i, false) else {
+            i += 1;
+            continue;
+        };
+        let n = e.phrase.len();
+        let covered: Vec<usize> = at[i..i + n]
+            .iter()
+            .map(|k| content_at[*k])
+            .filter(|c| *c != usize::MAX)
+            .collect();
+        let (lo, hi) = (
+            covered.first().copied().unwrap_or(0),
+            covered.last().map_or(0, |c| c + 1),
+        );
+        let concept = if covered.len() == 1 && n == 1 {
+            lo
+        } else {
+            next_concept += 1;
+            // Words of a phrase read as the phrase, not as separate verbs.
+            for c in &covered {
+                out.words[*c].verb = false;
+            }
+            next_concept - 1
+        };
+        let weight = at[i..i + n]
+            .iter()
+            .map(|k| raw_weight[*k])
+            .fold(0f32, f32::max);
+        out.expansions.push(Expansion {
+            phrase: &e.text,
+            adds: &e.adds,
+            concept,
+            span: (lo, hi),
+            weight,
+        });
+        i += n;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content(q: &str) -> Vec<String> {
+        read(q).words.into_iter().map(|w| w.word).collect()
+    }
+
+    #[test]
+    fn filler_and_negation_leave_the_content_words() {
+        assert_eq!(
+            content("can you get the weather for me right now"),
+            ["get", "weather"]
+        );
+        assert_eq!(content("search the web, not the docs"), ["search", "web"]);
+        let r = read("use firefox instead of chrome");
+        assert_eq!(r.negated, [stem("chrome")]);
+        assert_eq!(content("don't delete it, archive it"), ["archive"]);
+    }
+
+    #[test]
+    fn a_colon_introduces_the_request_and_names_are_read() {
+        let r = read("azure devops: list projects in the org");
+        assert!(r.words.iter().all(|w| !w.later), "{:?}", r.words);
+        let named = |q: &str, w: &str| read(q).words.iter().any(|x| x.word == w && x.named);
+        assert!(named("save it in memory", "memory"));
+        assert!(named("ask the fetch server", "fetch"));
+        assert!(named("what does Slack say", "slack"));
+        assert!(named("linear: list projects", "linear"));
+        assert!(!named("how much memory is used", "memory"));
+        assert!(!named("Memory usage please", "memory"));
+    }
+
+    #[test]
+    fn nouns_purposes_and_quoted_values() {
+        let verb = |q: &str, w: &str| read(q).words.iter().any(|x| x.word == w && x.verb);
+        assert!(!verb("what went wrong in the last CI run", "run"));
+        assert!(!verb("show me the new files", "new"));
+        assert!(verb("run the tests", "run"));
+        assert!(verb("list the pods and delete them", "delete"));
+        assert!(!verb("which alarms are already set", "set"));
+        assert!(!verb("a music event in New York", "new"));
+        assert!(verb("azure devops: List projects", "list"));
+        let r = read("take node-3 out of rotation so I can patch it");
+        assert!(r.words.iter().any(|w| w.word == "patch" && w.later));
+        let r = read("get the flag 'new-checkout', then turn it on");
+        let new = r.words.iter().find(|w| w.word == "new").expect("new");
+        assert!(new.value && !new.verb, "{new:?}");
+    }
+
+    #[test]
+    fn a_later_steps_phrases_count_as_its_words() {
+        let r = read("get the pods, then tail the logs of the crashing one");
+        let crash = r.expansions.iter().find(|e| e.phrase == "crash");
+        assert_eq!(crash.map(|e| e.weight), Some(LATER_STEP));
+        let r = read("put a thumbs-up on that message");
+        assert!(r.expansions.iter().all(|e| e.weight == 1.0));
+    }
+
+    #[test]
+    fn phrases_add_tool_words() {
+        let r = read("give report.txt a new name");
+        assert!(r.expansions.iter().any(|e| e.phrase == "new name"));
+        assert!(r.words.iter().all(|w| w.word != "new" || !w.verb));
+        let r = read("put a thumbs-up on that message");
+        assert!(r
+            .expansions
+            .iter()
+            .any(|e| e.adds.iter().any(|(w, _)| w == "reaction")));
+    }
+}

@@ -1,3 +1,0 @@
-//! Backwards-compatible re-exports for structured output helpers.
-
-pub use crate::evaluation::{Annotations, ErrorDescription};
