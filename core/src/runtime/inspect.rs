@@ -111,6 +111,7 @@ impl Runtime {
             version: tool.version.clone(),
             handle: None,
             usage: tool.usage.clone(),
+            dialect: tool.dialect.clone(),
         };
         if !loadable {
             let (kind, outcome) = match avail.state {
@@ -270,6 +271,7 @@ impl Runtime {
                     asks_first: t.asks_first(),
                     ambient_process_access: t.role == ToolRole::LegacyScript,
                     schema_missing: t.schema_missing,
+                    dialect: t.dialect.clone(),
                 }
             })
             .collect();
@@ -295,6 +297,7 @@ fn skipped_row(t: &crate::registry::SkippedTool) -> CapabilityRow {
         asks_first: false,
         ambient_process_access: false,
         schema_missing: false,
+        dialect: None,
     }
 }
 
