@@ -21,9 +21,9 @@ function importEmbeddings(runtime, file) {
   }
 }
 
-function session(HolarynRuntime, catalog, embeddings) {
+function session(HolarynRuntime, catalog, embeddings, strict) {
   const runtime = new HolarynRuntime();
-  const info = loadCatalog(runtime, catalog);
+  const info = loadCatalog(runtime, catalog, { strict });
   for (const s of info.skipped) process.stderr.write(`holaryn: skipping ${s}\n`);
   for (const n of info.notes) process.stderr.write(`holaryn: ${n}\n`);
   if (embeddings) info.vectors = importEmbeddings(runtime, embeddings);
@@ -65,7 +65,7 @@ export async function searchCommand({ HolarynRuntime }, opts) {
   if (!opts.catalog) throw new CliError("search needs --catalog FILE|DIR");
   const query = opts._.join(" ");
   if (!query) throw new CliError('search needs a query: holaryn search --catalog FILE "query"');
-  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
+  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings, opts.strict);
   info.providers = [...new Set(runtime.tools().map((t) => t.provider.id))].sort();
   const t0 = process.hrtime.bigint();
   let out;
@@ -117,7 +117,7 @@ export async function rankCommand({ HolarynRuntime }, opts) {
     }
     queries.push(q);
   });
-  const { session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
+  const { session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings, opts.strict);
   const out = [];
   const times = [];
   let failed = 0;

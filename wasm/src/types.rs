@@ -95,7 +95,8 @@ export interface GatewayConfig {
  */
 export interface SkippedTool {
   name: string; localName?: string; provider: Provider; source: string; trust?: Trust; code: OutcomeCode; field?: string;
-  message: string; nextAction: string;
+  /** The JSON pointer of the refused value (in the field's schema, or in the catalog file), when known. */
+  pointer?: string; message: string; nextAction: string;
 }
 /** What `syncCatalog` did: the registry change (null: no registered tool changed) and every tool it skipped. */
 export interface ProviderSync { change: RegistryChange | null; skipped: SkippedTool[]; renamed?: RenamedTool[]; }
