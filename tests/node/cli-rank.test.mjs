@@ -152,8 +152,15 @@ test("a catalog directory with a spaced server name, a draft-04 schema and bad e
       required: ["days"],
     },
   };
-  const broken = { name: "broken", description: "No dialect reads it.", inputSchema: { type: "object", minProperties: -1 } };
-  writeFileSync(join(cat, "My Weather Server.json"), JSON.stringify({ tools: [draft4, tool("alerts", "Weather alerts."), broken] }));
+  const broken = {
+    name: "broken",
+    description: "No dialect reads it.",
+    inputSchema: { type: "object", minProperties: -1 },
+  };
+  writeFileSync(
+    join(cat, "My Weather Server.json"),
+    JSON.stringify({ tools: [draft4, tool("alerts", "Weather alerts."), broken] }),
+  );
   writeFileSync(join(cat, "files.json"), JSON.stringify({ tools: [tool("rename_file", "Rename or move a file.")] }));
   writeFileSync(join(cat, "garbage.json"), "{ not json");
   const queries = join(dir, "q.jsonl");
@@ -161,7 +168,10 @@ test("a catalog directory with a spaced server name, a draft-04 schema and bad e
   const r = holaryn("rank", "--catalog", cat, "--queries", queries);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /over 3 tools/);
-  assert.match(r.stderr, /My Weather Server\.json: tool `My-Weather-Server\/broken` \(inputSchema at \/minProperties\): .*\(descriptor\.invalid_schema\)/);
+  assert.match(
+    r.stderr,
+    /My Weather Server\.json: tool `My-Weather-Server\/broken` \(inputSchema at \/minProperties\): .*\(descriptor\.invalid_schema\)/,
+  );
   assert.match(r.stderr, /garbage\.json.*catalog\.malformed/);
   assert.match(r.stderr, /tool `My-Weather-Server\/forecast`: input schema read as draft-04 \(.*exclusiveMinimum/);
   assert.deepEqual(JSON.parse(r.stdout.trim()).ranked[0], "My-Weather-Server/forecast");
