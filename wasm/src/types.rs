@@ -121,6 +121,10 @@ export interface SessionOptions {
   maxOutputBytes?: number;
   /** How long a hook, approval or screening may wait for the host, in ms (default 600000); then the call is cut off `timed_out`. */
   callbackTimeoutMs?: number;
+  /** A call by the exact name `tool_search`/`tool_inspect` show (`callName ?? name`), of a tool this session never listed, loads its current descriptor and goes through the gate (dynamic sessions; the gateway sets it for clients that open a session per command). */
+  exactNameCalls?: boolean;
+  /** Start with the runtime's working set listed (recently loaded tools, at most 32; listing grants nothing) and add every tool this session loads to it. */
+  sharedWorkingSet?: boolean;
 }
 
 export interface Availability { state: AvailabilityState; code: OutcomeCode; reason: string; nextAction: string; scope?: PolicyScope | null; rule?: string | null; }
@@ -128,8 +132,9 @@ export interface Availability { state: AvailabilityState; code: OutcomeCode; rea
 export interface SearchInput { query: string; alternatives?: string[]; limit?: number; source?: Source; provider?: string; state?: AvailabilityState; }
 export interface ListInput { state?: AvailabilityState; source?: Source; provider?: string; limit?: number; cursor?: string; }
 export interface InspectInput { name: string; }
+/** `callName`: the name a client calls the tool by (`^[a-zA-Z0-9_-]{1,64}$`, every format), when it is not `name`. */
 export interface ToolSummary {
-  name: string; title: string; summary: string; source: Source; provider: string; state: AvailabilityState;
+  name: string; callName?: string; title: string; summary: string; source: Source; provider: string; state: AvailabilityState;
   permissions: string[]; trust: Trust; schemaLoaded: boolean; why?: string[];
 }
 /**
@@ -141,7 +146,7 @@ export interface ToolSummary {
 export interface SearchOutput { results: ToolSummary[]; nothingFits?: boolean; hint?: string; registryVersion: string; }
 export interface ListOutput { tools: ToolSummary[]; nextCursor?: string; total: number; registryVersion: string; }
 export interface InspectOutput {
-  name: string; title: string; description: string; source: Source; provider: string; trust: Trust; permissions: string[];
+  name: string; callName?: string; title: string; description: string; source: Source; provider: string; trust: Trust; permissions: string[];
   annotations: Annotations; aliases: string[]; availability: Availability; asksFirst: boolean; loaded: boolean;
   schema?: JsonSchema; outputSchema?: JsonSchema; schemaHash?: string; version: string; handle?: string; usage?: string;
 }

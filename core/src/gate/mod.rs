@@ -142,7 +142,7 @@ impl Runtime {
 
     /// Step 2: Governance: nesting, then the session's policy and the tool's
     /// availability now.
-    fn governance_step(&mut self, mut st: CallState, now_ms: u64) -> Flow {
+    pub(super) fn governance_step(&mut self, mut st: CallState, now_ms: u64) -> Flow {
         let Some((session, tool)) = self.call_parts(&st) else {
             return Ok(st);
         };
@@ -285,11 +285,12 @@ impl Runtime {
         Some((session, tool))
     }
 
-    /// Re-resolve right before execution: the session and the tool must be
-    /// exactly as they were when the call started. A handle that no longer
-    /// holds is `handle.stale`; a call by name or alias whose
-    /// tool went away is `tool.unknown`, and one whose tool or session
-    /// changed is `tool.changed`.
+    /// Re-resolve right before execution: the tool must be exactly the
+    /// descriptor the call started with (a change to another tool, or to the
+    /// registry elsewhere, is no reason to stop it; policy and provider are
+    /// checked again by the governance step before this). A handle that no
+    /// longer holds is `handle.stale`; a call by name or alias whose tool went
+    /// away is `tool.unknown`, and one whose tool changed is `tool.changed`.
     pub(crate) fn recheck(&self, st: &CallState) -> Result<(), Error> {
         // Bounded code calls by handle only.
         let by_handle = matches!(st.path, CallPath::Handle | CallPath::Code);
@@ -317,7 +318,16 @@ impl Runtime {
             )
             .with_next_action("call tool_search to find another tool"));
         };
-        if session.version() != st.version || current.descriptor.version != tool.descriptor.version
+        if current.descriptor.version != tool.descriptor.version
+            || current.descriptor.schema_hash != tool.descriptor.schema_hash
+            || current.descriptor.name != tool.descriptor.name
+        {
+            return Err(changed());
+        }
+        // A handle holds while its tool stays loaded as inspected.
+        if st.path == CallPath::Handle
+            && session.is_dynamic()
+            && !session.is_loaded(&current.descriptor)
         {
             return Err(changed());
         }

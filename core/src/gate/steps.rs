@@ -384,10 +384,21 @@ impl CallState {
     }
 
     /// Step 7: re-resolve, then execute (or start the bounded-code run).
-    fn execute_step(mut self, rt: &mut Runtime, now_ms: u64) -> GateStep {
-        if let Err(e) = rt.recheck(&self) {
-            return self.refuse_error(rt, Stage::Execute, &e, now_ms);
+    fn execute_step(self, rt: &mut Runtime, now_ms: u64) -> GateStep {
+        // Policy and the provider now: a deny or an outage that landed while
+        // the call waited (for a hook or an approval) is what the call says.
+        let st = match rt.governance_step(self, now_ms) {
+            Ok(st) => st,
+            Err(done) => return done,
+        };
+        if let Err(e) = rt.recheck(&st) {
+            return st.refuse_error(rt, Stage::Execute, &e, now_ms);
         }
+        st.execute_now(rt, now_ms)
+    }
+
+    /// Step 7, once re-resolved: execute (or start the bounded-code run).
+    fn execute_now(mut self, rt: &mut Runtime, now_ms: u64) -> GateStep {
         // The tool gets what is left of the run, and nothing once it is over.
         if let Some(deadline) = self.deadline_ms {
             self.timeout_ms = self.timeout_ms.min(deadline.saturating_sub(now_ms));
@@ -549,12 +560,17 @@ impl ApprovalRequest {
             ApprovalAnswer::TimedOut => self.st.cut_off(rt, Stage::Approval, now_ms),
             ApprovalAnswer::Approve => self.st.execute_step(rt, now_ms),
             ApprovalAnswer::Deny { reason } => {
+                // A policy deny that landed while the approval waited ends the call as denied.
+                let st = match rt.governance_step(self.st, now_ms) {
+                    Ok(st) => st,
+                    Err(done) => return done,
+                };
                 let msg = if reason.is_empty() {
                     "the host denied approval for this call".to_string()
                 } else {
                     reason
                 };
-                self.st.done(
+                st.done(
                     rt,
                     CallStatus::ApprovalDenied,
                     Stage::Approval,

@@ -74,6 +74,9 @@ pub struct ListInput {
 pub struct ToolSummary {
     /// Canonical name.
     pub name: String,
+    /// The name a client calls it by (its wire name), when not `name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call_name: Option<String>,
     /// Title.
     pub title: String,
     /// One-line summary.
@@ -133,6 +136,9 @@ pub struct ListOutput {
 pub struct InspectOutput {
     /// Canonical name.
     pub name: String,
+    /// The name a client calls it by (its wire name), when not `name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call_name: Option<String>,
     /// Title.
     pub title: String,
     /// Full description.

@@ -57,6 +57,7 @@ impl Runtime {
         let state = self.state_of(session, tool);
         ToolSummary {
             name: tool.name.clone(),
+            call_name: self.call_name(&tool.name),
             title: tool.title.clone(),
             summary,
             source: tool.source,

@@ -16,6 +16,7 @@
 //! programming errors are `Err`: an unknown session, and a provider-shaped
 //! call with no call id to address a result to.
 
+use super::inspect::CallTarget;
 use super::semantic::{EmbedFailure, EmbedRequest, SearchStep};
 use super::Runtime;
 use crate::content::{result_shape, ToolResult};
@@ -190,8 +191,16 @@ impl Runtime {
             Ok(p) => p,
             Err(e) => return Ok(reply.gate(self.refuse_call(sid, &e, json!({}), now_ms))),
         };
-        match self.model_call_target(sid, format, &parsed.name) {
-            Ok(name) => Ok(self.route(sid, &name, parsed.arguments, reply, now_ms)),
+        match self.call_target(sid, format, &parsed.name) {
+            Ok(CallTarget::Route(name)) => {
+                Ok(self.route(sid, &name, parsed.arguments, reply, now_ms))
+            }
+            Ok(CallTarget::Load(name)) => {
+                if let Some(tool) = self.lookup(&name).map(|e| e.descriptor.clone()) {
+                    self.load_into(sid, &tool);
+                }
+                Ok(self.route(sid, &name, parsed.arguments, reply, now_ms))
+            }
             Err(e) if e.code == ErrorCode::SessionUnknown => Err(e),
             Err(e) => Ok(reply.gate(self.refuse_call(sid, &e, parsed.arguments, now_ms))),
         }
