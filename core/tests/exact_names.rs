@@ -172,6 +172,10 @@ fn a_fresh_session_calls_by_the_exact_name_and_the_gate_still_decides() {
         "{r}"
     );
     assert_eq!(ran, 0);
+    // The canonical name search shows as `name` works too (old client caches); an alias does not.
+    let fresh = gateway_session(&mut rt, 9, None);
+    let (r, ran) = mcp_call(&mut rt, &fresh, "mem/read");
+    assert_eq!((error_code(&r).as_str(), ran), ("ok ", 1), "{r}");
     let (r, ran) = mcp_call(&mut rt, &sid, "secret__peek");
     assert!(
         error_code(&r).starts_with("tool.unknown"),

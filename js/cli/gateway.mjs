@@ -1,4 +1,4 @@
-// `holaryn gateway --config FILE [--http PORT] [--check]`. In stdio mode
+// `holaryn gateway --config FILE [--http PORT] [--ui PORT] [--state DIR] [--check]`. In stdio mode
 // stdout is the MCP channel: everything else goes to stderr.
 
 import { CliError } from "./catalog.mjs";
@@ -10,6 +10,9 @@ export const GATEWAY_USAGE = `usage:
   holaryn gateway --check --config FILE    print what would be served, then exit
   --ui PORT                                also serve the Capability Center on http://127.0.0.1:PORT/
                                            (catalog states, pending approvals, servers, the policy editor)
+  --state DIR                              keep the gateway's state in DIR (created if missing): the
+                                           working set of recently inspected tools, listed to every new
+                                           session, also of later gateway processes (one per command)
 
 FILE is an MCP client config: {"mcpServers": {"name": {"command", "args", "env"} |
 {"url", "headers"}}}, with holaryn's settings beside it under "holaryn":
@@ -29,13 +32,16 @@ function portOf(flag, value) {
 /** Run the gateway command (its flags parsed by bin/holaryn.mjs, --help answered there); resolves to the exit code. */
 export async function gatewayCommand(opts) {
   if (typeof opts.config !== "string") throw new CliError("gateway needs --config FILE");
+  if (opts.state !== undefined && (typeof opts.state !== "string" || opts.state === "")) {
+    throw new CliError("--state needs a directory");
+  }
   const port = opts.http === undefined ? undefined : portOf("http", opts.http);
   const uiPort = opts.ui === undefined ? undefined : portOf("ui", opts.ui);
   const { startGateway, serveStdio, GatewayConfigError } = await import("../gateway/index.mjs");
   const log = opts.quiet ? () => {} : (line) => process.stderr.write(`holaryn gateway: ${line}\n`);
   let gateway;
   try {
-    gateway = await startGateway({ config: opts.config, log, ui: uiPort !== undefined });
+    gateway = await startGateway({ config: opts.config, log, ui: uiPort !== undefined, stateDir: opts.state });
   } catch (e) {
     if (e instanceof GatewayConfigError || e?.code?.startsWith?.("policy.") || e?.code?.startsWith?.("session.")) {
       throw new CliError(e.message);

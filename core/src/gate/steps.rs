@@ -560,11 +560,15 @@ impl ApprovalRequest {
             ApprovalAnswer::TimedOut => self.st.cut_off(rt, Stage::Approval, now_ms),
             ApprovalAnswer::Approve => self.st.execute_step(rt, now_ms),
             ApprovalAnswer::Deny { reason } => {
-                // A policy deny that landed while the approval waited ends the call as denied.
+                // A policy deny (or a change to the tool) that landed while
+                // the approval waited is what ends the call, whatever the host answered.
                 let st = match rt.governance_step(self.st, now_ms) {
                     Ok(st) => st,
                     Err(done) => return done,
                 };
+                if let Err(e) = rt.recheck(&st) {
+                    return st.refuse_error(rt, Stage::Approval, &e, now_ms);
+                }
                 let msg = if reason.is_empty() {
                     "the host denied approval for this call".to_string()
                 } else {

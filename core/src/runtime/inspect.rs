@@ -464,14 +464,18 @@ impl Runtime {
         })
     }
 
-    /// A call by the exact name search and inspect show (`exactNameCalls`):
+    /// A call by the exact name search and inspect show (`exactNameCalls`;
+    /// the call name, or the canonical name, never an alias):
     /// a tool that may be listed is loaded at its current descriptor first;
     /// a denied, unavailable or catalog-only one goes to the gate, which says
     /// so; a hidden or unknown one is not in the list.
     fn exact_target(&self, session: &Session, wire: &str) -> Result<CallTarget> {
+        // The call name, or the canonical name (what search shows as `name`).
         let entry = self
             .registry
             .by_wire(wire)
+            .or_else(|| self.registry.get(wire).map(|e| e.descriptor.name.as_str()))
+            .filter(|c| *c == wire || self.registry.wire_of(c) == wire)
             .and_then(|c| self.registry.get(c))
             .filter(|e| self.is_discoverable(session, &e.descriptor));
         let Some(e) = entry else {
