@@ -61,9 +61,9 @@ describe("a strict client (tool names as model APIs accept them)", () => {
   });
 });
 
-/** Run the Inspector CLI once against `target` (argv); the parsed JSON it prints. */
+/** Run the Inspector CLI once against `target` (a command, or a URL and --transport); the JSON it prints. */
 function inspector(target, ...args) {
-  const r = spawnSync(INSPECTOR, ["--cli", ...args, "--", ...target], {
+  const r = spawnSync(INSPECTOR, ["--cli", ...target, ...args], {
     cwd: join(ROOT, "tests"), // inspector-cli 1.0.3 reads ../package.json
     encoding: "utf8",
     timeout: 90_000,
@@ -102,10 +102,11 @@ describe("the MCP Inspector CLI, one process per command", () => {
   it("over stdio: a fresh gateway per command shares the working set through --state", () => {
     const setup = makeConfig({ servers: ["dyn"] });
     const state = join(setup.dir, "state");
-    searchInspectCall(
-      [process.execPath, BIN, "gateway", "--config", setup.file, "--state", state, "--quiet"],
-      setup.files.log,
-    );
+    // The Inspector CLI takes --config for itself: the gateway's flags go in a script.
+    const script = join(setup.dir, "gateway.sh");
+    const argv = [process.execPath, BIN, "gateway", "--config", setup.file, "--state", state, "--quiet"];
+    writeFileSync(script, `exec ${argv.map((a) => `'${a}'`).join(" ")}\n`);
+    searchInspectCall(["/bin/sh", script], setup.files.log);
     const kept = JSON.parse(readFileSync(join(state, "working-set.json"), "utf8"));
     assert.deepEqual(kept.tools, ["dyn/echo_text"], "canonical names on disk");
   });
