@@ -134,8 +134,8 @@ export interface ListInput { state?: AvailabilityState; source?: Source; provide
 export interface InspectInput { name: string; }
 /** `callName`: the name a client calls the tool by (`^[a-zA-Z0-9_-]{1,64}$`, every format), when it is not `name`. */
 export interface ToolSummary {
-  name: string; callName?: string; title: string; summary: string; source: Source; provider: string; state: AvailabilityState;
-  permissions: string[]; trust: Trust; schemaLoaded: boolean; why?: string[];
+  name: string; title: string; summary: string; source: Source; provider: string; state: AvailabilityState;
+  permissions: string[]; trust: Trust; schemaLoaded: boolean; why?: string[]; callName?: string;
 }
 /**
  * `why` names the signal that placed each result: fields matched (`name: …`), verb synonyms (`x (≈ y)`),

@@ -74,9 +74,6 @@ pub struct ListInput {
 pub struct ToolSummary {
     /// Canonical name.
     pub name: String,
-    /// The name a client calls it by (its wire name), when not `name`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub call_name: Option<String>,
     /// Title.
     pub title: String,
     /// One-line summary.
@@ -96,6 +93,9 @@ pub struct ToolSummary {
     /// Which fields matched (search only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub why: Vec<String>,
+    /// The name a client calls it by (its wire name), when not `name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call_name: Option<String>,
 }
 
 /// `tool_search` output.

@@ -57,7 +57,6 @@ impl Runtime {
         let state = self.state_of(session, tool);
         ToolSummary {
             name: tool.name.clone(),
-            call_name: self.call_name(&tool.name),
             title: tool.title.clone(),
             summary,
             source: tool.source,
@@ -67,6 +66,7 @@ impl Runtime {
             trust: tool.trust,
             schema_loaded: state == AvailabilityState::Loaded,
             why,
+            call_name: self.call_name(&tool.name),
         }
     }
 
