@@ -21,9 +21,35 @@ function importEmbeddings(runtime, file) {
   }
 }
 
+/**
+ * Check the filter flags before anything is loaded: the core's search, on an empty runtime, refuses
+ * a malformed --source or --provider exactly as it would after the load.
+ */
+function checkFilters(HolarynRuntime, opts) {
+  if (!opts.provider && !opts.source) return;
+  const s = new HolarynRuntime().createSession({ dynamicDiscovery: true, boundedCodeMode: false });
+  try {
+    s.search(searchInput(opts, "x", 1));
+  } catch (e) {
+    const flag = e.field === "source" || (opts.source && !opts.provider) ? "source" : "provider";
+    throw new CliError(`--${flag} ${JSON.stringify(opts[flag])}: ${e.detail ?? e.message}`);
+  } finally {
+    s.close();
+  }
+}
+
+/** After the load: a --provider the catalog does not have is a usage error naming the ones it has. */
+function checkProvider(opts, info) {
+  if (!opts.provider || info.providers.includes(opts.provider)) return;
+  const shown = `${info.providers.slice(0, 20).join(", ")}${info.providers.length > 20 ? ", …" : ""}`;
+  throw new CliError(`--provider ${JSON.stringify(opts.provider)}: no such provider in this catalog (known: ${shown})`);
+}
+
 function session(HolarynRuntime, catalog, embeddings) {
   const runtime = new HolarynRuntime();
+  const l0 = process.hrtime.bigint();
   const info = loadCatalog(runtime, catalog);
+  info.loadMs = Number(process.hrtime.bigint() - l0) / 1e6;
   for (const s of info.skipped) process.stderr.write(`holaryn: skipping ${s}\n`);
   for (const n of info.notes) process.stderr.write(`holaryn: ${n}\n`);
   if (embeddings) info.vectors = importEmbeddings(runtime, embeddings);
@@ -58,15 +84,21 @@ function emptyNote(out, opts, info) {
   const head = out.results.length ? "Nothing fits well: these are weak guesses." : "No tool matches.";
   const shown = `${info.providers.slice(0, 6).join(", ")}${info.providers.length > 6 ? ", …" : ""}`;
   const drop = opts.provider || opts.source ? " Drop --provider/--source to search everything." : "";
-  return `${head}${out.hint ? ` ${out.hint}` : ""}${drop} Here, --provider ID (${shown}) or --source SOURCE narrow the search as tool_list's filters do.`;
+  // The hint is said once: on the "nothing fits:" line when there is one.
+  const hint = out.hint && !out.nothingFits ? ` ${out.hint}` : "";
+  return `${head}${hint}${drop} Here, --provider ID (${shown}) or --source SOURCE narrow the search as tool_list's filters do.`;
 }
+
+const providersOf = (runtime) => [...new Set(runtime.tools().map((t) => t.provider.id))].sort();
 
 export async function searchCommand({ HolarynRuntime }, opts) {
   if (!opts.catalog) throw new CliError("search needs --catalog FILE|DIR");
   const query = opts._.join(" ");
   if (!query) throw new CliError('search needs a query: holaryn search --catalog FILE "query"');
+  checkFilters(HolarynRuntime, opts);
   const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
-  info.providers = [...new Set(runtime.tools().map((t) => t.provider.id))].sort();
+  info.providers = providersOf(runtime);
+  checkProvider(opts, info);
   const t0 = process.hrtime.bigint();
   let out;
   try {
@@ -76,7 +108,7 @@ export async function searchCommand({ HolarynRuntime }, opts) {
   }
   const us = Number(process.hrtime.bigint() - t0) / 1000;
   const lines = [
-    `${info.tools} tools from ${info.files} file(s), index built in ${info.indexMs.toFixed(1)} ms; "${query}" in ${us.toFixed(1)} µs`,
+    `${info.tools} tools from ${info.files} file(s) loaded and registered in ${info.loadMs.toFixed(0)} ms, index built in ${info.indexMs.toFixed(1)} ms; "${query}" in ${us.toFixed(1)} µs`,
   ];
   // When no tool clears the bar, say so first, with the hint on where to browse.
   if (out.nothingFits) lines.push(`nothing fits: ${out.hint ?? "no tool clears the bar"}`);
@@ -97,6 +129,7 @@ export async function rankCommand({ HolarynRuntime }, opts) {
       `rank takes no query arguments (got ${JSON.stringify(opts._[0])}): put queries in --queries FILE.jsonl`,
     );
   const top = opts.top ?? 8;
+  checkFilters(HolarynRuntime, opts);
   let text;
   try {
     text = readFileSync(opts.queries, "utf8");
@@ -117,7 +150,9 @@ export async function rankCommand({ HolarynRuntime }, opts) {
     }
     queries.push(q);
   });
-  const { session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
+  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
+  info.providers = providersOf(runtime);
+  checkProvider(opts, info);
   const out = [];
   const times = [];
   let failed = 0;
@@ -146,7 +181,7 @@ export async function rankCommand({ HolarynRuntime }, opts) {
   const vectors = opts.embeddings
     ? `; ${info.vectors} vectors imported, ${partial} queries lacked a query or tool vector (why says "embedder unavailable")`
     : "";
-  const summary = `holaryn rank: ${queries.length} queries${failures} over ${info.tools} tools (${info.files} files, index built in ${info.indexMs.toFixed(1)} ms): p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs${vectors}\n`;
+  const summary = `holaryn rank: ${queries.length} queries${failures} over ${info.tools} tools (${info.files} files loaded and registered in ${info.loadMs.toFixed(0)} ms, index built in ${info.indexMs.toFixed(1)} ms): p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs${vectors}\n`;
   if (opts.out) {
     try {
       writeFileSync(opts.out, body);
