@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { connectGateway, makeConfig, ROOT, until } from "./helpers.mjs";
@@ -33,16 +33,16 @@ describe('gateway with a legacy SSE downstream server ("type": "sse", issue 31)'
     );
     let gw;
     try {
+      // Listening once a TCP connection is accepted (its /sse stream would stay open).
       await until(
-        async () => {
-          try {
-            const res = await fetch(`http://127.0.0.1:${port}/message`, { method: "POST" });
-            await res.body?.cancel();
-            return true;
-          } catch {
-            return false;
-          }
-        },
+        () =>
+          new Promise((resolve) => {
+            const socket = connect(port, "127.0.0.1", () => {
+              socket.destroy();
+              resolve(true);
+            });
+            socket.on("error", () => resolve(false));
+          }),
         15_000,
         "server-everything on SSE",
       );

@@ -160,7 +160,8 @@ test("CLI edges (issue 31): load + register time, flags checked before the load,
   ]) {
     const r = holaryn(...cmd);
     assert.equal(r.status, 2, r.stderr);
-    assert.match(r.stderr, /^holaryn: --provider "nope": no such provider in this catalog \(known: bench-tools\)\n$/);
+    // (after the note on the reserved name tool_search, which the load prints)
+    assert.match(r.stderr, /\nholaryn: --provider "nope": no such provider in this catalog \(known: bench-tools\)\n$/);
   }
 
   // Nothing fits: the core's hint is printed once.
