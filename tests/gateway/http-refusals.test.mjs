@@ -4,13 +4,16 @@
 // The tests count upstream sessions (one holaryn session each), not bytes.
 
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startGateway } from "../../js/gateway/index.mjs";
 import { serveHttp } from "../../js/gateway/http.mjs";
-import { makeConfig } from "./helpers.mjs";
+import { makeConfig, ROOT, until } from "./helpers.mjs";
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",
@@ -134,10 +137,6 @@ describe("gateway HTTP bearer token (issue 31)", () => {
 
 describe("README: the bearer-token command for shared machines (issue 31)", () => {
   it("runs as written (port 0 for 8931) and refuses a request without the token", async () => {
-    const { readFileSync, writeFileSync } = await import("node:fs");
-    const { spawn } = await import("node:child_process");
-    const { join } = await import("node:path");
-    const { ROOT, until } = await import("./helpers.mjs");
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const command = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
       .map((m) => m[1])
@@ -145,7 +144,10 @@ describe("README: the bearer-token command for shared machines (issue 31)", () =
     assert.ok(command, "the README has the command");
     const setup = makeConfig({ servers: [] });
     writeFileSync(join(setup.dir, "holaryn-mcp.json"), JSON.stringify({ mcpServers: {} }));
-    const line = command.trim().replace("npx holaryn", `node ${join(ROOT, "bin/holaryn.mjs")}`).replace(/8931$/, "0");
+    const line = command
+      .trim()
+      .replace("npx holaryn", `node ${join(ROOT, "bin/holaryn.mjs")}`)
+      .replace(/8931$/, "0");
     const child = spawn("bash", ["-c", `exec env ${line}`], { cwd: setup.dir, stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
     child.stderr.on("data", (d) => {
