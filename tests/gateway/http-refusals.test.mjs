@@ -84,6 +84,16 @@ describe("gateway HTTP refusals (issue 31)", () => {
     assert.equal(gateway.upstreamCount(), 0);
   });
 
+  it("an initialize the SDK transport itself refuses (two in one batch) leaves no session behind", async () => {
+    const r = await post(
+      http.url,
+      { "content-type": "application/json", accept: JSON_AND_SSE },
+      `[${INITIALIZE},${INITIALIZE.replace('"id":1', '"id":2')}]`,
+    );
+    assert.equal(r.status, 400, r.body);
+    assert.equal(gateway.upstreamCount(), 0);
+  });
+
   it("serves no Origin, loopback origins and allowedOrigins; a client that leaves frees its session", async () => {
     for (const origin of [undefined, "http://localhost:5173", "http://127.0.0.1:8080", "https://app.example"]) {
       const client = new Client({ name: "origin-test", version: "1.0.0" });
