@@ -4,16 +4,20 @@
 // scripts/embed-fixtures.py) and ranks with searchAsync: lexical and meaning
 // fused. No model runs: a query or tool without a vector is ranked by what
 // is there, and its results' `why` says "embedder unavailable".
-import { readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { CliError, describe, loadCatalog } from "./catalog.mjs";
 
-function importEmbeddings(runtime, file) {
-  let data;
+/** Read an --embeddings file (before the catalog load, so a bad path fails at once). */
+function readEmbeddings(file) {
   try {
-    data = JSON.parse(readFileSync(file, "utf8"));
+    return JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
     throw new CliError(`--embeddings ${file}: cannot read: ${e.code ?? e.message}`);
   }
+}
+
+function importEmbeddings(runtime, file, data) {
   try {
     return runtime.importEmbeddings(data);
   } catch (e) {
@@ -52,7 +56,7 @@ function session(HolarynRuntime, catalog, embeddings) {
   info.loadMs = Number(process.hrtime.bigint() - l0) / 1e6;
   for (const s of info.skipped) process.stderr.write(`holaryn: skipping ${s}\n`);
   for (const n of info.notes) process.stderr.write(`holaryn: ${n}\n`);
-  if (embeddings) info.vectors = importEmbeddings(runtime, embeddings);
+  if (embeddings) info.vectors = importEmbeddings(runtime, embeddings.file, embeddings.data);
   const s = runtime.createSession({ dynamicDiscovery: true, boundedCodeMode: false });
   // The index is built once per registry version, on the first search:
   // build it here so query timings measure searching only.
@@ -89,6 +93,15 @@ function emptyNote(out, opts, info) {
   return `${head}${hint}${drop} Here, --provider ID (${shown}) or --source SOURCE narrow the search as tool_list's filters do.`;
 }
 
+/** --out must be writable before the run starts (the file itself is written at the end). */
+function checkWritable(file) {
+  try {
+    accessSync(existsSync(file) ? file : dirname(resolve(file)), constants.W_OK);
+  } catch (e) {
+    throw new CliError(`--out ${file}: cannot write: ${e.code ?? e.message}`);
+  }
+}
+
 const providersOf = (runtime) => [...new Set(runtime.tools().map((t) => t.provider.id))].sort();
 
 export async function searchCommand({ HolarynRuntime }, opts) {
@@ -96,7 +109,8 @@ export async function searchCommand({ HolarynRuntime }, opts) {
   const query = opts._.join(" ");
   if (!query) throw new CliError('search needs a query: holaryn search --catalog FILE "query"');
   checkFilters(HolarynRuntime, opts);
-  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
+  const embeddings = opts.embeddings ? { file: opts.embeddings, data: readEmbeddings(opts.embeddings) } : undefined;
+  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, embeddings);
   info.providers = providersOf(runtime);
   checkProvider(opts, info);
   const t0 = process.hrtime.bigint();
@@ -130,6 +144,8 @@ export async function rankCommand({ HolarynRuntime }, opts) {
     );
   const top = opts.top ?? 8;
   checkFilters(HolarynRuntime, opts);
+  const embeddings = opts.embeddings ? { file: opts.embeddings, data: readEmbeddings(opts.embeddings) } : undefined;
+  if (opts.out) checkWritable(opts.out);
   let text;
   try {
     text = readFileSync(opts.queries, "utf8");
@@ -150,7 +166,7 @@ export async function rankCommand({ HolarynRuntime }, opts) {
     }
     queries.push(q);
   });
-  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
+  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, embeddings);
   info.providers = providersOf(runtime);
   checkProvider(opts, info);
   const out = [];

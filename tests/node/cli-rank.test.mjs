@@ -153,6 +153,30 @@ test("CLI edges (issue 31): load + register time, flags checked before the load,
     assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
   }
 
+  // So are a missing --embeddings file and an --out that cannot be written.
+  for (const [cmd, message] of [
+    [
+      ["search", "--catalog", join(dir, "missing.json"), "--embeddings", join(dir, "nope.json"), "x"],
+      /^holaryn: --embeddings .*nope\.json: cannot read: ENOENT\n$/,
+    ],
+    [
+      [
+        "rank",
+        "--catalog",
+        join(dir, "missing.json"),
+        "--queries",
+        queries,
+        "--out",
+        join(dir, "no/such/dir/out.jsonl"),
+      ],
+      /^holaryn: --out .*out\.jsonl: cannot write: ENOENT\n$/,
+    ],
+  ]) {
+    const r = holaryn(...cmd);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, message);
+  }
+
   // An unknown --provider: exit 2 with the providers the catalog has.
   for (const cmd of [
     ["search", "--catalog", catalog, "--provider", "nope", "rename a file"],
