@@ -179,6 +179,12 @@ pub fn parse_call(format: Format, call: &Value) -> Result<ModelCall> {
             })
         }
         Format::OpenaiChat => {
+            if call.get("type").and_then(Value::as_str) == Some("custom") {
+                return Err(bad(
+                    "a `custom` tool call: holaryn exports function tools only, so it has no tool by this kind",
+                )
+                .with_next_action("call one of the function tools from the current tool list"));
+            }
             let f = call
                 .get("function")
                 .ok_or_else(|| bad("tool call has no `function`"))?;

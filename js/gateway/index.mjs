@@ -113,6 +113,8 @@ export async function startGateway({ config, log = () => {}, timers, ui = false,
       if (cfg.holaryn.policyFile) savePolicyFile(cfg.holaryn.policyFile, text);
       return { ok: true };
     },
+    /** How many upstream sessions are open (one per connected client). */
+    upstreamCount: () => upstreams.size,
     /** A new upstream MCP server (one session) for one client connection. */
     upstream() {
       const u = createUpstream({

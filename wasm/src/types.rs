@@ -65,20 +65,22 @@ export interface RenamedTool { from: string; to: string; code: OutcomeCode; mess
 /** What `parseCatalogWithNotes` returns: the tools, and those renamed on the way. */
 export interface ParsedCatalog { specs: ToolSpec[]; renamed: RenamedTool[]; }
 
-/** A `holaryn gateway` server: stdio (`command`), Streamable HTTP (`url`), or `disabled` (nothing else set). */
+/** A `holaryn gateway` server: stdio (`command`), Streamable HTTP (`url`), legacy HTTP+SSE (`"type": "sse"`), or `disabled` (nothing else set). */
 export type GatewayServer =
   | { name: string; kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { name: string; kind: "http"; url: string; headers: Record<string, string> }
+  | { name: string; kind: "http" | "sse"; url: string; headers: Record<string, string> }
   | { name: string; disabled: true };
 /** The `"holaryn"` settings of a gateway config; paths as written (relative to the config file). */
 export interface GatewaySettings {
   boundedCodeMode?: boolean; policyFile?: string; rules?: PolicyRules; profileAllowedTools?: string[];
   hiddenProviders?: string[]; approvalFallback: "deny" | "allow"; activityFile?: string; qualifyNames?: boolean;
   callTimeoutMs?: number; callbackTimeoutMs?: number;
+  /** `--http`: browser origins served besides loopback ones; the variable holding the bearer token. */
+  allowedOrigins?: string[]; httpTokenEnv?: string;
 }
 /**
  * A checked `holaryn gateway` config (`parseGatewayConfig`). `positions`: where the settings that name files
- * (`/holaryn/policyFile`, `/holaryn/activityFile`) start, for errors about reading or writing them.
+ * (`/holaryn/policyFile`, `/holaryn/activityFile`, `/holaryn/httpTokenEnv`) start, for errors about reading or writing them.
  */
 export interface GatewayConfig {
   servers: GatewayServer[]; holaryn: GatewaySettings; positions: { [pointer: string]: { line: number; column: number } };
@@ -202,6 +204,8 @@ export interface ActivityRecord {
   count?: number; scope?: string; rule?: string;
   /** For calls (invocation, denial, code_summary): the gate's call id, as in `CallOutcome.callId`. */
   callId?: string;
+  /** For calls a model made (`dispatchModelCall`): its tool-call id (`tool_use.id`, `tool_calls[i].id`, `call_id`). */
+  toolCallId?: string;
 }
 export interface RegistryChangedEvent {
   type: "tool_registry_changed"; sessionId?: string; oldVersion: string; newVersion: string; cause: "registry" | "policy";
@@ -259,7 +263,11 @@ export type AnthropicToolResult = {
 /** OpenAI Chat Completions function tool (`ChatCompletionFunctionTool`). */
 export type OpenAIChatTool = { type: "function"; function: { name: string; description: string; parameters: JsonSchema } };
 /** One `message.tool_calls[i]` of function kind (`ChatCompletionMessageFunctionToolCall`). */
-export type OpenAIChatToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
+export type OpenAIChatFunctionToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
+/** One `message.tool_calls[i]` of custom kind (`ChatCompletionMessageCustomToolCall`): answered with an error message (holaryn exports function tools only). */
+export type OpenAIChatCustomToolCall = { id: string; type: "custom"; custom: { name: string; input: string } };
+/** Any `message.tool_calls[i]` (`ChatCompletionMessageToolCall`), so `for (const c of msg.tool_calls ?? [])` passes each as is. */
+export type OpenAIChatToolCall = OpenAIChatFunctionToolCall | OpenAIChatCustomToolCall;
 /** A `role: "tool"` message (`ChatCompletionToolMessageParam`). */
 export type OpenAIChatToolMessage = { role: "tool"; tool_call_id: string; content: string | { type: "text"; text: string }[] };
 

@@ -50,20 +50,46 @@ impl Runtime {
         self.start_call_with(sid, target, args, false, now_ms)
     }
 
+    /// Start a call a model made in a provider's shape, keeping its tool-call
+    /// id (empty: none) for the call's activity record.
+    pub(crate) fn start_model_call(
+        &mut self,
+        sid: &str,
+        target: &str,
+        args: Value,
+        tool_call_id: &str,
+        now_ms: u64,
+    ) -> GateStep {
+        let flow = self
+            .open_call(sid, args, false, now_ms)
+            .map(|st| st.with_tool_call_id(tool_call_id));
+        self.run_call(flow, target, now_ms)
+    }
+
     /// Refuse a call before it resolves (e.g. a model called a name its tool
     /// list does not have), recorded like every refusal at the resolve step.
     pub fn refuse_call(&mut self, sid: &str, e: &Error, args: Value, now_ms: u64) -> GateStep {
+        self.refuse_model_call(sid, e, args, "", now_ms)
+    }
+
+    /// [`Runtime::refuse_call`] for a model's call, keeping its tool-call id
+    /// (empty: none) for the activity record.
+    pub(crate) fn refuse_model_call(
+        &mut self,
+        sid: &str,
+        e: &Error,
+        args: Value,
+        tool_call_id: &str,
+        now_ms: u64,
+    ) -> GateStep {
         let Some(session) = self.sessions.get_mut(sid) else {
             let e = crate::runtime::unknown_session(sid);
             return GateStep::Done(steps::bare_refusal(sid, &e));
         };
         let call_id = session.next_id("call");
-        CallState::new(sid, call_id, args, false, now_ms).refuse_error(
-            self,
-            Stage::Resolve,
-            e,
-            now_ms,
-        )
+        CallState::new(sid, call_id, args, false, now_ms)
+            .with_tool_call_id(tool_call_id)
+            .refuse_error(self, Stage::Resolve, e, now_ms)
     }
 
     /// Start a call; `from_code` marks an inner call of bounded code mode.
@@ -77,8 +103,13 @@ impl Runtime {
         from_code: bool,
         now_ms: u64,
     ) -> GateStep {
-        let flow = self
-            .open_call(sid, args, from_code, now_ms)
+        let flow = self.open_call(sid, args, from_code, now_ms);
+        self.run_call(flow, target, now_ms)
+    }
+
+    /// Steps 1–5 on an opened call.
+    fn run_call(&mut self, flow: Flow, target: &str, now_ms: u64) -> GateStep {
+        let flow = flow
             .and_then(|st| self.resolve_step(st, target, now_ms))
             .and_then(|st| self.governance_step(st, now_ms))
             .and_then(|st| self.schema_step(st, now_ms))

@@ -83,6 +83,8 @@ pub(crate) enum Attached {
 pub struct CallState {
     pub(crate) session: String,
     pub(crate) call_id: String,
+    /// The model's tool-call id, when the call came from a provider-shaped model call.
+    pub(crate) tool_call_id: Option<String>,
     pub(crate) args: Value,
     pub(crate) from_code: bool,
     pub(crate) exec_started_ms: u64,
@@ -120,6 +122,7 @@ impl CallState {
         CallState {
             session: session.to_string(),
             call_id,
+            tool_call_id: None,
             args,
             from_code,
             exec_started_ms: now_ms,
@@ -146,6 +149,12 @@ impl CallState {
             keep_output: false,
             code: None,
         }
+    }
+
+    /// Keep the model's tool-call id (empty: none) for the activity record.
+    pub(crate) fn with_tool_call_id(mut self, id: &str) -> Self {
+        self.tool_call_id = (!id.is_empty()).then(|| id.to_string());
+        self
     }
 
     /// Per-session call id.
@@ -318,6 +327,7 @@ impl CallState {
             scope: self.scope.clone(),
             rule: self.rule.clone(),
             call_id: Some(self.call_id.clone()),
+            tool_call_id: self.tool_call_id.clone(),
             ..ActivityRecord::new(kind, &version, code, code.reason())
         }
         .session(&self.session);

@@ -234,6 +234,23 @@ pub(crate) fn parse_input<T: serde::de::DeserializeOwned>(tool: &str, input: &Va
             .with_tool(tool)
             .with_pointer(e.pointer));
     }
+    // A `source` filter that names no source: said in words, with the ones there are.
+    if let Some(src) = input.get("source").and_then(Value::as_str) {
+        if holaryn_model::Source::parse(src).is_none() {
+            let known: Vec<&str> = holaryn_model::Source::ALL
+                .iter()
+                .map(|s| s.as_str())
+                .collect();
+            return Err(bad_input(
+                format!(
+                    "unknown source `{src}`; expected one of {}",
+                    known.join(", ")
+                ),
+                "source",
+            )
+            .with_tool(tool));
+        }
+    }
     // Deserialised from the borrowed value: no copy of the input.
     T::deserialize(input).map_err(|e| {
         Error::new(

@@ -189,7 +189,10 @@ impl Runtime {
         };
         let parsed = match parsed {
             Ok(p) => p,
-            Err(e) => return Ok(reply.gate(self.refuse_call(sid, &e, json!({}), now_ms))),
+            Err(e) => {
+                let step = self.refuse_model_call(sid, &e, json!({}), &reply.call_id, now_ms);
+                return Ok(reply.gate(step));
+            }
         };
         match self.call_target(sid, format, &parsed.name) {
             Ok(CallTarget::Route(name)) => {
@@ -202,7 +205,11 @@ impl Runtime {
                 Ok(self.route(sid, &name, parsed.arguments, reply, now_ms))
             }
             Err(e) if e.code == ErrorCode::SessionUnknown => Err(e),
-            Err(e) => Ok(reply.gate(self.refuse_call(sid, &e, parsed.arguments, now_ms))),
+            Err(e) => {
+                let step =
+                    self.refuse_model_call(sid, &e, parsed.arguments, &reply.call_id, now_ms);
+                Ok(reply.gate(step))
+            }
         }
     }
 
@@ -216,7 +223,8 @@ impl Runtime {
         now_ms: u64,
     ) -> ModelCallStep {
         if !is_discovery_tool(name) {
-            return reply.gate(self.start_call(sid, name, args, now_ms));
+            let step = self.start_model_call(sid, name, args, &reply.call_id, now_ms);
+            return reply.gate(step);
         }
         if !self.session(sid).is_ok_and(|s| s.is_dynamic()) {
             let e = Error::new(
