@@ -12,10 +12,10 @@
 //! `dependencies`) never make it invalid, so they never switch the dialect.
 //! Only a schema no dialect reads is refused, with 2020-12's error.
 
-use crate::validate::MetaCache;
-use holaryn_jsonschema::Draft;
+use holaryn_jsonschema::{Draft, Validator};
 use holaryn_model::{Error, ErrorCode, Result, SchemaDialect};
 use serde_json::Value;
+use std::rc::Rc;
 
 /// The drafts tried, in order, for a schema 2020-12 cannot read.
 const OLDER: [Draft; 4] = [
@@ -32,6 +32,37 @@ pub struct Reading {
     pub draft: Draft,
     /// Set when the schema declares no `$schema` and is not read as 2020-12.
     pub note: Option<SchemaDialect>,
+}
+
+type MetaEntry = (Draft, Rc<Validator>);
+
+/// Meta-schema validators, built once per draft, shared by clones (a schema
+/// repeated across tools, input or output, is checked once through the
+/// [`SchemaPool`]).
+#[derive(Clone, Default)]
+pub struct MetaCache(Rc<std::cell::RefCell<Metas>>);
+
+#[derive(Default)]
+struct Metas {
+    validators: Vec<MetaEntry>,
+}
+
+impl std::fmt::Debug for MetaCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MetaCache")
+    }
+}
+
+impl MetaCache {
+    /// The meta-schema validator of `draft`.
+    pub fn validator(&self, draft: Draft) -> std::result::Result<Rc<Validator>, String> {
+        if let Some((_, v)) = self.0.borrow().validators.iter().find(|(d, _)| *d == draft) {
+            return Ok(v.clone());
+        }
+        let v = holaryn_jsonschema::meta_validator(draft)?;
+        self.0.borrow_mut().validators.push((draft, v.clone()));
+        Ok(v)
+    }
 }
 
 /// What is checked of a schema in a draft.
@@ -120,7 +151,7 @@ fn fits(
     }
     if depth == Depth::Compile {
         crate::schema_check::check_compilable(schema, draft)
-            .map_err(|u| crate::validate::uncompilable(tool, u))?;
+            .map_err(|u| crate::schema_check::uncompilable(tool, u))?;
     }
     Ok(())
 }

@@ -23,7 +23,7 @@
 //! `args.invalid`.
 
 use holaryn_jsonschema::{holds, Draft, Holds};
-use holaryn_model::escape_token;
+use holaryn_model::{escape_token, Error, ErrorCode};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -230,6 +230,19 @@ impl<'a> Walk<'a> {
         if self.missing.is_none() {
             self.missing = Some(bad(self.pointer(&["$ref"]), message));
         }
+    }
+}
+
+/// An input schema that cannot be compiled, as `descriptor.invalid_schema`.
+pub fn uncompilable(tool: &str, u: Uncompilable) -> Error {
+    let e = Error::new(ErrorCode::DescriptorInvalidSchema, u.message)
+        .with_tool(tool)
+        .with_field("inputSchema")
+        .with_next_action("ask the tool's provider to fix its input schema");
+    if u.pointer.is_empty() {
+        e
+    } else {
+        e.with_pointer(u.pointer)
     }
 }
 

@@ -73,38 +73,7 @@ impl SchemaValidator {
     }
 }
 
-type MetaEntry = (Draft, Rc<Validator>);
-
-/// Meta-schema validators, built once per draft, shared by clones (a schema
-/// repeated across tools, input or output, is checked once through the
-/// [`SchemaPool`]).
-#[derive(Clone, Default)]
-pub struct MetaCache(Rc<std::cell::RefCell<Metas>>);
-
-#[derive(Default)]
-struct Metas {
-    validators: Vec<MetaEntry>,
-}
-
-use std::rc::Rc;
-
-impl std::fmt::Debug for MetaCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("MetaCache")
-    }
-}
-
-impl MetaCache {
-    /// The meta-schema validator of `draft`.
-    pub fn validator(&self, draft: Draft) -> std::result::Result<Rc<Validator>, String> {
-        if let Some((_, v)) = self.0.borrow().validators.iter().find(|(d, _)| *d == draft) {
-            return Ok(v.clone());
-        }
-        let v = holaryn_jsonschema::meta_validator(draft)?;
-        self.0.borrow_mut().validators.push((draft, v.clone()));
-        Ok(v)
-    }
-}
+pub use crate::dialect::MetaCache;
 
 /// Check a tool name or alias's shape; `field` names where it came from
 /// (what a name may *mean* is `check_reserved_names` in `crates/model/src/names.rs`).
@@ -195,18 +164,7 @@ fn check_input_root(tool: &str, schema: &Value) -> Result<()> {
     .with_pointer("/type"))
 }
 
-/// An input schema that cannot be compiled, as `descriptor.invalid_schema`.
-pub fn uncompilable(tool: &str, u: crate::schema_check::Uncompilable) -> Error {
-    let e = Error::new(ErrorCode::DescriptorInvalidSchema, u.message)
-        .with_tool(tool)
-        .with_field("inputSchema")
-        .with_next_action("ask the tool's provider to fix its input schema");
-    if u.pointer.is_empty() {
-        e
-    } else {
-        e.with_pointer(u.pointer)
-    }
-}
+pub use crate::schema_check::uncompilable;
 
 /// Refuse a tool without an input schema when the host requires one.
 pub fn require_input_schema(spec: &ToolSpec) -> Result<()> {
