@@ -83,6 +83,7 @@ export async function startGateway({ config, log = () => {}, timers, ui = false,
   const relay = createRelay({
     clients: () => downstream.clients(),
     execute: (req) => downstream.execute(req),
+    runtime,
     log,
   });
   const downstream = superviseServers(runtime, cfg.servers, {

@@ -45,10 +45,11 @@ const invalid = (message) => new McpError(ErrorCode.InvalidParams, message);
 
 /**
  * The relay between the downstream servers and every upstream session.
- * @param {{clients: () => {name: string, client: object}[], execute: (req: object) => Promise<unknown>, log?: (line: string) => void}} deps
- *   `clients`: the connected downstream clients in config order; `execute`: the downstream `execute`.
+ * @param {{clients: () => {name: string, client: object}[], execute: (req: object) => Promise<unknown>, runtime?: object, log?: (line: string) => void}} deps
+ *   `clients`: the connected downstream clients in config order; `execute`: the downstream `execute`;
+ *   `runtime`: its registry changes (a deny saved, a provider hidden) re-check what each session sees.
  */
-export function createRelay({ clients, execute, log = () => {} }) {
+export function createRelay({ clients, execute, runtime, log = () => {} }) {
   /** Bound upstreams: upstream → {level, subs: Set of outward URIs}. */
   const bound = new Map();
   /** Calls running on a downstream server: name → [{u, requestId}] (who sampling is asked of). */
@@ -67,6 +68,26 @@ export function createRelay({ clients, execute, log = () => {} }) {
 
   /** Every bound upstream that sees `name`. */
   const audience = (name) => [...bound.entries()].filter(([u]) => exposed(u, name));
+
+  /** Which servers `u` sees, as a key (a change means its resource and prompt lists changed). */
+  const view = (u) =>
+    clients()
+      .map(({ name }) => (exposed(u, name) ? name : ""))
+      .join("\0");
+
+  // A policy change can show or hide a server's resources and prompts: tell the sessions it changed.
+  runtime?.addEventListener((ev) => {
+    if (ev.type !== "tool_registry_changed") return;
+    setImmediate(() => {
+      for (const [u, s] of bound) {
+        const now = view(u);
+        if (now === s.view) continue;
+        s.view = now;
+        u.server.sendResourceListChanged().catch(() => {});
+        u.server.sendPromptListChanged().catch(() => {});
+      }
+    });
+  });
 
   /** Wire up a downstream client once it connected (again): notifications and requests it sends. */
   function attach(name, client) {
@@ -162,7 +183,7 @@ export function createRelay({ clients, execute, log = () => {} }) {
 
   /** Serve the relayed methods on an upstream (before it connects); returns the unbind function. */
   function bind(u) {
-    const state = { level: "debug", subs: new Set() };
+    const state = { level: "debug", subs: new Set(), view: view(u) };
     bound.set(u, state);
     const { server, session } = u;
     server.registerCapabilities({
