@@ -313,19 +313,24 @@ export function createRelay({ clients, execute, runtime, log = () => {} }) {
   async function executeCall(req, call) {
     if (!call) return execute(req);
     const token = call.request.params?._meta?.progressToken;
+    // The last progress is sent before the result (a client drops progress after the result).
+    let sent = Promise.resolve();
     const onprogress =
       token === undefined
         ? undefined
-        : (p) =>
-            call.extra
+        : (p) => {
+            sent = call.extra
               .sendNotification({ method: "notifications/progress", params: { ...p, progressToken: token } })
               .catch(() => {});
+          };
     const entry = { u: call.u, requestId: call.extra.requestId };
     const list = inflight.get(req.providerId) ?? [];
     list.push(entry);
     inflight.set(req.providerId, list);
     try {
-      return await execute(onprogress ? { ...req, signal: req.signal, onprogress } : req);
+      const out = await execute(onprogress ? { ...req, signal: req.signal, onprogress } : req);
+      await sent;
+      return out;
     } finally {
       list.splice(list.indexOf(entry), 1);
       if (!list.length) inflight.delete(req.providerId);
