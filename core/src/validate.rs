@@ -148,10 +148,13 @@ pub fn check_schema(tool: &str, field: &str, schema: &Value, metas: &MetaCache) 
     let meta = metas.validator(draft).map_err(|m| invalid(m, None))?;
     if let Err(err) = meta.validate(schema) {
         let ptr = err.instance_path().to_string();
-        return Err(invalid(
-            format!("not a valid JSON Schema: {err}"),
-            Some(ptr).filter(|p| !p.is_empty()),
-        ));
+        let why = match err.kind() {
+            holaryn_jsonschema::ErrorKind::BudgetExceeded => {
+                format!("the schema is too costly to check against its meta-schema: {err}")
+            }
+            _ => format!("not a valid JSON Schema: {err}"),
+        };
+        return Err(invalid(why, Some(ptr).filter(|p| !p.is_empty())));
     }
     Ok(())
 }

@@ -13,6 +13,7 @@
 //! - `uri`: RFC 3986 reference resolution;
 //! - `eval` and `keywords`: evaluation and annotations;
 //! - `value`: JSON equality and number semantics;
+//! - `budget`: the step budget ([`STEP_BUDGET`]) and the canonical hash;
 //! - `meta`: embedded meta-schemas ([`meta_validator`] caches their validators);
 //! - `format`: the `format` checks ([`check_format`]);
 //! - `error`: errors and their messages.
