@@ -407,7 +407,7 @@ impl<'v, 'i> Eval<'v, 'i> {
         let memo_key = (key.0, key.1, self.collect, self.scope_key());
         let ok = match self.memo.get(&memo_key) {
             Some(m) => {
-                let cost = 1 + m.ann.steps() + 16 * m.errors.len() as u64;
+                let cost = 1 + m.ann.steps() + EVAL_STEPS * m.errors.len() as u64;
                 let (ok, local, errors) = (m.ok, m.ann.clone(), m.errors.clone());
                 if self.charge(cost) {
                     self.errors.extend(errors);
