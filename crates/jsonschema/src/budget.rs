@@ -50,11 +50,6 @@ impl Budget {
             }
         }
     }
-
-    /// Whether the budget is spent.
-    pub(crate) fn spent(&self) -> bool {
-        self.left == 0
-    }
 }
 
 /// Steps for a node holding a string of `len` bytes.
@@ -194,7 +189,7 @@ mod tests {
     #[test]
     fn a_spent_budget_stays_spent() {
         let mut b = Budget::new(10);
-        assert!(b.charge(10) && b.spent());
+        assert!(b.charge(10) && b.left == 0);
         assert!(!b.charge(1) && b.left == 0);
     }
 }
