@@ -39,17 +39,18 @@ const CLASSES = [
   [
     "a real tool's arguments (control)",
     { type: "object", properties: { path: { type: "string", pattern: "^[^\\u0000]+$" } } },
-    "/tmp/x",
+    { path: "/tmp/x" },
   ],
 ];
 
 const rt = new HolarynRuntime();
-const tools = CLASSES.map(([, schema], i) => ({
+// The class's schema as property `v` (its `$defs` stay at the root, where its `$ref`s point).
+const tools = CLASSES.map(([, { $defs, ...schema }], i) => ({
   name: `t${i}`,
   description: "bench",
   source: "native",
   provider: { id: "bench", kind: "native" },
-  inputSchema: { type: "object", properties: { v: schema } },
+  inputSchema: { type: "object", ...($defs ? { $defs } : {}), properties: { v: schema } },
 }));
 rt.registerTools(tools);
 const s = rt.createSession({});
