@@ -93,8 +93,8 @@ worse than the baseline.`,
     },
   },
   gateway: {
-    options: { config: string, http: string, ui: string, check: flag, quiet: flag },
-    synopsis: "holaryn gateway --config FILE [--http PORT] [--ui PORT] [--check] [--quiet]",
+    options: { config: string, http: string, ui: string, state: string, check: flag, quiet: flag },
+    synopsis: "holaryn gateway --config FILE [--http PORT] [--ui PORT] [--state DIR] [--check] [--quiet]",
     usage: GATEWAY_USAGE,
     run: async (opts) => {
       const { gatewayCommand } = await import("../js/cli/gateway.mjs");

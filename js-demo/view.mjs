@@ -47,7 +47,7 @@ export function renderTable(rows, { state = "", source = "", text = "" } = {}) {
           r.schemaMissing ? h("div", { class: "sub schema-missing" }, "no input schema: takes any object") : null,
         ),
         h("td", {}, r.source),
-        h("td", { title: r.provider }, r.providerName || r.provider),
+        h("td", { title: r.providerName || r.provider }, r.provider),
         h("td", { class: "state-cell" }, stateBadge(r.availability.state)),
         h(
           "td",
@@ -64,7 +64,11 @@ export function renderTable(rows, { state = "", source = "", text = "" } = {}) {
       ),
     ),
   );
-  $("#catalog-count").textContent = `${shown.length} of ${rows.length} tools`;
+  // Of the tools a client can find: hidden rows (e.g. run_tool_code with bounded code mode off) are not counted.
+  const findable = (list) => list.filter((r) => r.availability.state !== "hidden").length;
+  const hidden = rows.length - findable(rows);
+  $("#catalog-count").textContent =
+    `${findable(shown)} of ${findable(rows)} tools${hidden ? ` (${hidden} hidden, not counted)` : ""}`;
 }
 
 /** Fill a filter <select> with the distinct values seen, keeping the current choice. */

@@ -3,7 +3,9 @@
 // denial) becomes an `execute_tool {name}` span timed by the record; search,
 // list, inspect, registry changes and code-run summaries become short
 // `holaryn.{kind}` spans. Spans carry what the activity record carries —
-// tool name, call id, provider, outcome code, timings, sizes — and never
+// tool name, call ids (`gen_ai.tool.call.id` is the model's tool-call id
+// when a model made the call, else the gate's; `holaryn.call.id` is always
+// the gate's), provider, outcome code, timings, sizes — and never
 // arguments, outputs, prompts or secrets, because the records never hold them.
 
 import { ConfigError } from "./core.mjs";
@@ -44,7 +46,9 @@ export function spanAttributes(record) {
     if (record.tool) a["gen_ai.tool.name"] = record.tool;
     a["gen_ai.tool.type"] = toolType(record);
   }
-  if (record.callId) a["gen_ai.tool.call.id"] = record.callId;
+  // The model's tool-call id when the call came from a model (dispatchModelCall), else the gate's.
+  if (record.toolCallId ?? record.callId) a["gen_ai.tool.call.id"] = record.toolCallId ?? record.callId;
+  if (record.callId) a["holaryn.call.id"] = record.callId;
   if (record.session) a["holaryn.session.id"] = record.session;
   if (record.tool && !CALLS.has(record.kind)) a["holaryn.tool.name"] = record.tool;
   if (record.path) a["holaryn.call.path"] = record.path;

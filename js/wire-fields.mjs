@@ -13,7 +13,7 @@ export const NONE = "\u001c";
 /** Fields of the answer before its results. */
 export const HEAD_FIELDS = 3;
 /** Fields of one result. */
-export const RESULT_FIELDS = 10;
+export const RESULT_FIELDS = 11;
 
 const list = (text) => (text === "" ? [] : text.split(LS));
 
@@ -40,5 +40,6 @@ export function result(f, i) {
     schemaLoaded: f[i + 8] === "1",
   };
   if (f[i + 9] !== "") t.why = f[i + 9].split(LS);
+  if (f[i + 10] !== NONE) t.callName = f[i + 10];
   return t;
 }

@@ -82,7 +82,11 @@ const target = clients.find(([n]) => n === TOOL[0])[1];
 // Through the gateway.
 const gw = await connect(process.execPath, [join(root, "bin/holaryn.mjs"), "gateway", "--config", config, "--quiet"]);
 const viaGateway = await listAll(gw);
-await gw.callTool({ name: "tool_inspect", arguments: { name: TOOL.join("/") } });
+const inspected = JSON.parse(
+  (await gw.callTool({ name: "tool_inspect", arguments: { name: TOOL.join("/") } })).content[0].text,
+);
+// The name the gateway lists it under (`everything__get-env`: model APIs refuse `/`).
+const listed = inspected.callName ?? inspected.name;
 const args = {};
 // Interleave the two sides in rounds so machine load hits both alike.
 const rounds = 3;
@@ -90,7 +94,7 @@ const d = [];
 const g = [];
 for (let r = 0; r < rounds; r++) {
   d.push(await timeCalls(target, TOOL[1], args));
-  g.push(await timeCalls(gw, TOOL.join("/"), args));
+  g.push(await timeCalls(gw, listed, args));
 }
 const med = (xs, k) => xs.map((x) => x[k]).sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const result = {

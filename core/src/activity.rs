@@ -122,6 +122,10 @@ pub struct ActivityRecord {
     /// For calls: the gate's call id (`CallOutcome.callId`), so a record can be joined to its outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_id: Option<String>,
+    /// For calls from a model: the provider's tool-call id (`tool_use.id`,
+    /// `tool_calls[i].id`, `function_call.call_id`), as the model sent it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
 }
 
 impl ActivityRecord {
@@ -144,6 +148,7 @@ impl ActivityRecord {
             scope: None,
             rule: None,
             call_id: None,
+            tool_call_id: None,
         }
     }
     /// Attach a session id.

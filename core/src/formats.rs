@@ -5,15 +5,16 @@
 //!
 //! Provider APIs restrict tool names to `^[a-zA-Z0-9_-]{1,64}$`, so canonical
 //! names such as `github/create_issue` are exported under a sanitised *wire
-//! name* (`github__create_issue`); [`Export::names`] maps wire names back to
+//! name* (`github__create_issue`), in every format (MCP clients pass the
+//! names they list on to model APIs); [`Export::names`] maps wire names back to
 //! canonical names. A call is resolved through the map of the session's
 //! current export only ([`Export::canonical`]: a wire name not in it is
 //! refused, never guessed) and then, like every call, through the current
-//! registry. [`wire_names`] is the rule that keeps the map honest.
+//! registry. [`holaryn_model::wire_names`] is the rule that keeps the map honest.
 
 use crate::builtin::ModelTool;
 use crate::registry::Registry;
-use holaryn_model::{is_provider_safe, wire_name, Format};
+use holaryn_model::Format;
 use holaryn_model::{Error, ErrorCode, Result};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -48,19 +49,13 @@ pub struct ModelCall {
     pub arguments: Value,
 }
 
-/// The wire name of a canonical name in `format` under the current registry
-/// ([`wire_names`], cached per registry version); MCP allows any name, so
-/// canonical names go out unchanged.
-pub fn wire_for(format: Format, canonical: &str, registry: &Registry) -> String {
-    if format == Format::Mcp || is_provider_safe(canonical) {
-        return canonical.to_string();
-    }
+/// The wire name of a canonical name under the current registry
+/// ([`holaryn_model::wire_names`], cached per registry version), the same in every format:
+/// MCP allows more characters, but its clients hand the names on to model
+/// APIs, so an MCP export uses the wire names too.
+pub fn wire_for(_format: Format, canonical: &str, registry: &Registry) -> String {
     // Every non-safe exported name is a registry tool's (the runtime's own are safe).
-    registry
-        .wire_names()
-        .get(canonical)
-        .cloned()
-        .unwrap_or_else(|| wire_name(canonical))
+    registry.wire_of(canonical)
 }
 
 /// Export model tools in a format, each under its [`wire_for`] name.
@@ -190,6 +185,12 @@ pub fn parse_call(format: Format, call: &Value) -> Result<ModelCall> {
             })
         }
         Format::OpenaiChat => {
+            if call.get("type").and_then(Value::as_str) == Some("custom") {
+                return Err(bad(
+                    "a `custom` tool call: holaryn exports function tools only, so it has no tool by this kind",
+                )
+                .with_next_action("call one of the function tools from the current tool list"));
+            }
             let f = call
                 .get("function")
                 .ok_or_else(|| bad("tool call has no `function`"))?;

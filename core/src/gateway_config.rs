@@ -28,9 +28,10 @@ pub struct GatewayConfig {
     pub servers: Vec<GatewayServer>,
     /// The `"holaryn"` settings (all defaults when the key is absent).
     pub holaryn: GatewaySettings,
-    /// Where the settings that name files start (`/holaryn/policyFile`,
-    /// `/holaryn/activityFile`, when set), so a host that cannot read or
-    /// write one reports it at its place in the config.
+    /// Where the settings that name files or variables start
+    /// (`/holaryn/policyFile`, `/holaryn/activityFile`,
+    /// `/holaryn/httpTokenEnv`, when set), so a host that cannot read, write
+    /// or find one reports it at its place in the config.
     pub positions: BTreeMap<String, TextPosition>,
 }
 
@@ -81,7 +82,19 @@ pub enum ServerTransport {
         /// Headers sent with every request.
         headers: BTreeMap<String, String>,
     },
+    /// A legacy HTTP+SSE endpoint (MCP 2024-11-05: `GET` an event stream,
+    /// `POST` to the endpoint it names), chosen by `"type": "sse"`.
+    Sse {
+        /// An `http:` or `https:` URL, as written.
+        url: String,
+        /// Headers sent with every request.
+        headers: BTreeMap<String, String>,
+    },
 }
+
+/// The `"type"` values a server entry may carry (the names MCP clients'
+/// configs use); absent, `command` means stdio and `url` Streamable HTTP.
+pub const SERVER_TYPES: [&str; 4] = ["stdio", "http", "streamable-http", "sse"];
 
 /// What the gateway does when a call asks first and the client cannot ask
 /// the user (no elicitation).
@@ -128,10 +141,19 @@ pub struct GatewaySettings {
     /// How long a hook or approval may wait, in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub callback_timeout_ms: Option<u64>,
+    /// `--http`: browser origins served besides loopback ones
+    /// (`scheme://host[:port]`, as a browser sends them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_origins: Option<Vec<String>>,
+    /// `--http`: the environment variable holding the bearer token every
+    /// request must carry (the host reads it; the default variable is
+    /// `HOLARYN_GATEWAY_TOKEN`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub http_token_env: Option<String>,
 }
 
 /// The settings under `"holaryn"`, in the order `holaryn gateway --help` lists them.
-pub const GATEWAY_SETTINGS: [&str; 10] = [
+pub const GATEWAY_SETTINGS: [&str; 12] = [
     "boundedCodeMode",
     "policyFile",
     "rules",
@@ -142,6 +164,8 @@ pub const GATEWAY_SETTINGS: [&str; 10] = [
     "qualifyNames",
     "callTimeoutMs",
     "callbackTimeoutMs",
+    "allowedOrigins",
+    "httpTokenEnv",
 ];
 
 /// The largest integer a JavaScript number holds exactly (a timeout above it
@@ -194,6 +218,7 @@ pub fn parse_gateway_config(file: &str, text: &str) -> Result<GatewayConfig> {
     for (set, key) in [
         (holaryn.policy_file.is_some(), "policyFile"),
         (holaryn.activity_file.is_some(), "activityFile"),
+        (holaryn.http_token_env.is_some(), "httpTokenEnv"),
     ] {
         if set {
             let pointer = format!("/holaryn/{key}");
@@ -256,6 +281,34 @@ impl Cx<'_> {
             });
         }
         let field = |key: &str| format!("{at}/{key}");
+        let kind = match s.get("type") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(t)) if SERVER_TYPES.contains(&t.as_str()) => Some(t.as_str()),
+            Some(_) => {
+                return Err(self.fail(
+                    &field("type"),
+                    format!(
+                        "unknown server type (known: \"{}\")",
+                        SERVER_TYPES.join("\", \"")
+                    ),
+                ))
+            }
+        };
+        match (kind, s.get("command"), s.get("url")) {
+            (Some("stdio"), None, Some(_)) => {
+                return Err(self.fail(
+                    &field("type"),
+                    "\"type\": \"stdio\" needs \"command\", not \"url\"",
+                ))
+            }
+            (Some(t), Some(_), None) if t != "stdio" => {
+                return Err(self.fail(
+                    &field("type"),
+                    format!("\"type\": \"{t}\" needs \"url\", not \"command\""),
+                ))
+            }
+            _ => {}
+        }
         match (s.get("command"), s.get("url")) {
             (Some(Value::String(_)), Some(_)) => {
                 Err(self.fail(&at, "give \"command\" or \"url\", not both"))
@@ -287,9 +340,11 @@ impl Cx<'_> {
                     return Err(self.fail(&field("url"), why));
                 }
                 let headers = self.string_map(s, &field("headers"), "headers")?;
-                Ok(server(ServerTransport::Http {
-                    url: url.clone(),
-                    headers,
+                let url = url.clone();
+                Ok(server(if kind == Some("sse") {
+                    ServerTransport::Sse { url, headers }
+                } else {
+                    ServerTransport::Http { url, headers }
                 }))
             }
             (Some(_), _) => Err(self.fail(&field("command"), "must be a string")),
@@ -342,6 +397,24 @@ impl Cx<'_> {
                 "hiddenProviders" => out.hidden_providers = Some(list()?),
                 "callTimeoutMs" => out.call_timeout_ms = Some(millis()?),
                 "callbackTimeoutMs" => out.callback_timeout_ms = Some(millis()?),
+                "allowedOrigins" => {
+                    let entries = list()?;
+                    for (i, o) in entries.iter().enumerate() {
+                        if let Some(why) = origin_problem(o) {
+                            return Err(self.fail(&format!("{at}/{i}"), why));
+                        }
+                    }
+                    out.allowed_origins = Some(entries);
+                }
+                "httpTokenEnv" => {
+                    let name = path()?;
+                    if !is_env_name(&name) {
+                        return Err(fail(
+                            "must be an environment variable name (letters, digits and '_', not starting with a digit)",
+                        ));
+                    }
+                    out.http_token_env = Some(name);
+                }
                 "approvalFallback" => {
                     out.approval_fallback = match v.as_str() {
                         Some("deny") => ApprovalFallback::Deny,
@@ -393,6 +466,26 @@ fn is_server_name(name: &str) -> bool {
         && b[0].is_ascii_alphanumeric()
         && b.iter()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+}
+
+/// An environment variable name as shells write one.
+fn is_env_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    !b.is_empty()
+        && !b[0].is_ascii_digit()
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// Why `origin` is not an origin as a browser sends it in `Origin`
+/// (`scheme://host[:port]`, nothing after), if it is not.
+fn origin_problem(origin: &str) -> Option<&'static str> {
+    const SHAPE: &str =
+        "must be an origin like \"https://app.example\" or \"http://localhost:5173\" (scheme://host[:port], no path)";
+    if url_problem(origin).is_some() {
+        return Some(SHAPE);
+    }
+    let rest = origin.split_once("://").map_or("", |(_, r)| r);
+    (rest.contains(['/', '?', '#', '@']) || rest.is_empty()).then_some(SHAPE)
 }
 
 /// What JavaScript's `String.prototype.trim` removes.

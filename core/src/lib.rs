@@ -37,6 +37,7 @@ mod validate;
 mod schema_check;
 mod schemas;
 mod version_tree;
+mod working_set;
 
 // The public API at the crate root. The shared vocabulary comes from
 // `holaryn-model` and is re-exported here for hosts that depend on the core only.
@@ -81,3 +82,4 @@ pub use schemas::SchemaPool;
 pub use session::{PolicyFile, SessionOptions};
 pub use validate::{parse_spec, parse_spec_owned};
 pub use version_tree::VersionTree;
+pub use working_set::{WorkingSet, MAX_WORKING_SET};

@@ -80,6 +80,16 @@ pub struct SessionOptions {
     /// How long a hook, approval or screening may wait for the host, in ms (then the call is cut off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub callback_timeout_ms: Option<u64>,
+    /// A call by the exact name `tool_search`/`tool_inspect` show, of a tool
+    /// this session never listed, loads the tool's current descriptor and
+    /// goes through the gate (dynamic sessions; for clients that open a
+    /// session per command).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exact_name_calls: bool,
+    /// Start with the runtime's working set listed and add to it every tool
+    /// this session loads (`crate::working_set`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shared_working_set: bool,
 }
 
 /// A schema the model has loaded (inspected) in this session.

@@ -396,8 +396,11 @@ fn a_deny_added_after_inspect_applies_to_the_next_direct_call() {
     assert!(d.executed.is_empty());
 }
 
-#[test]
-fn registry_change_during_approval_is_refused_before_execute() {
+/// A legacy-script call waiting for approval, and what happens to it after `change`.
+fn approve_after(
+    change: impl FnOnce(&mut World),
+    answer: holaryn_core::ApprovalAnswer,
+) -> holaryn_core::CallOutcome {
     let mut w = world(Path::Legacy, Case::Allowed);
     let step =
         w.rt.start_call(&w.sid, "run_tool_script", json!({"command": "ls"}), w.now);
@@ -408,14 +411,88 @@ fn registry_change_during_approval_is_refused_before_execute() {
     let holaryn_core::GateStep::Approval(a) = step else {
         panic!("expected approval")
     };
-    w.rt.register_values(&[common::native("glob_files", "Find files")], w.now)
-        .expect("change");
-    let step = a.resume(&mut w.rt, holaryn_core::ApprovalAnswer::Approve, w.now);
-    let holaryn_core::GateStep::Done(o) = step else {
-        panic!("must not execute")
-    };
+    change(&mut w);
+    match a.resume(&mut w.rt, answer, w.now) {
+        holaryn_core::GateStep::Done(o) => o,
+        holaryn_core::GateStep::Execute(r) => {
+            let now = w.now;
+            let ok = holaryn_core::ExecAnswer::Ok {
+                output: json!("ran"),
+            };
+            match r.resume(&mut w.rt, ok, now) {
+                holaryn_core::GateStep::HookAfter(h) => {
+                    match h.resume(&mut w.rt, HookAnswer::Continue, now) {
+                        holaryn_core::GateStep::Screen(s) => {
+                            match s.resume(&mut w.rt, holaryn_core::ScreenAnswer::Pass, now) {
+                                holaryn_core::GateStep::Done(o) => o,
+                                other => panic!("unexpected step {other:?}"),
+                            }
+                        }
+                        holaryn_core::GateStep::Done(o) => o,
+                        other => panic!("unexpected step {other:?}"),
+                    }
+                }
+                other => panic!("unexpected step {other:?}"),
+            }
+        }
+        other => panic!("unexpected step {other:?}"),
+    }
+}
+
+#[test]
+fn a_change_elsewhere_during_approval_leaves_the_call_alone() {
+    // Issue 31: only a change to the call's own tool (or a deny) ends a pending approval.
+    let approve = || holaryn_core::ApprovalAnswer::Approve;
+    let o = approve_after(
+        |w| {
+            w.rt.register_values(&[common::native("glob_files", "Find files")], w.now)
+                .expect("change");
+        },
+        approve(),
+    );
+    assert_eq!((o.code.as_str(), o.executed), ("ok", true));
+}
+
+#[test]
+fn a_change_to_the_tool_during_approval_is_refused_before_execute() {
+    let o = approve_after(
+        |w| {
+            let changed = json!({
+                "name": "run_tool_script", "aliases": ["sh"], "description": "Run a shell command, v2",
+                "source": "native", "provider": {"id": "host", "kind": "native"}, "trust": "builtin",
+                "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}
+            });
+            w.rt.register_values(&[changed], w.now).expect("change");
+        },
+        holaryn_core::ApprovalAnswer::Approve,
+    );
     assert_eq!(
         (o.code.as_str(), o.stage, o.executed),
         ("tool.changed", Stage::Execute, false)
     );
+}
+
+#[test]
+fn a_deny_during_approval_ends_the_call_as_denied_with_its_rule() {
+    for answer in [
+        holaryn_core::ApprovalAnswer::Approve,
+        holaryn_core::ApprovalAnswer::Deny {
+            reason: "withdrawn".into(),
+        },
+    ] {
+        let o = approve_after(
+            |w| {
+                let rules = json!({"deny": ["run_tool_script"]});
+                w.rt.edit_session(&w.sid, w.now, |s| s.set_rules(&rules))
+                    .expect("deny");
+            },
+            answer,
+        );
+        assert_eq!(
+            (o.code.as_str(), o.stage, o.executed),
+            ("policy.denied", Stage::Governance, false)
+        );
+        assert_eq!(o.rule.as_deref(), Some("deny: run_tool_script"));
+        assert_eq!(o.scope.as_deref(), Some("session"));
+    }
 }

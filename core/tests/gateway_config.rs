@@ -264,3 +264,134 @@ fn a_disabled_server_is_not_checked_further() {
     .expect("valid");
     assert!(c.servers[0].disabled);
 }
+
+#[test]
+fn deep_nesting_is_a_located_error_not_a_stack_overflow() {
+    // serde_json's recursion limit (128) stops the parse: a syntax-style
+    // error at the place it stopped, never a host stack overflow.
+    for (what, text) in [
+        (
+            "args 20,000 deep",
+            format!(
+                r#"{{"mcpServers": {{"a": {{"command": "x", "args": {}{}}}}}}}"#,
+                "[".repeat(20_000),
+                "]".repeat(20_000)
+            ),
+        ),
+        (
+            "rules 200 deep",
+            format!(
+                r#"{{"mcpServers": {{}}, "holaryn": {{"rules": {}1{}}}}}"#,
+                r#"{"a":"#.repeat(200),
+                "}".repeat(200)
+            ),
+        ),
+    ] {
+        let e = bad_text(&text);
+        assert_eq!(e.pointer.as_deref(), Some(""), "{what}");
+        assert!(e.message.contains("recursion limit"), "{what}: {e}");
+    }
+}
+
+#[test]
+fn prototype_keys_under_holaryn_are_unknown_settings() {
+    for key in ["constructor", "__proto__", "toString", "hasOwnProperty"] {
+        let e = bad_text(&format!(
+            r#"{{"mcpServers": {{}}, "holaryn": {{"{key}": {{}}}}}}"#
+        ));
+        assert_eq!(
+            e.pointer.as_deref(),
+            Some(format!("/holaryn/{key}").as_str())
+        );
+        assert!(e.message.starts_with("unknown setting"), "{e}");
+    }
+}
+
+#[test]
+fn server_types_pick_the_transport_and_unknown_ones_are_refused() {
+    let c = parse_gateway_config(
+        "c.json",
+        &json!({"mcpServers": {
+            "legacy": {"type": "sse", "url": "http://127.0.0.1:9/sse", "headers": {"A": "1"}},
+            "web": {"type": "http", "url": "http://127.0.0.1:9/mcp"},
+            "web2": {"type": "streamable-http", "url": "http://127.0.0.1:9/mcp"},
+            "local": {"type": "stdio", "command": "x"},
+        }})
+        .to_string(),
+    )
+    .expect("valid");
+    assert!(
+        matches!(&c.servers[0].transport, Some(ServerTransport::Sse { url, .. }) if url.ends_with("/sse"))
+    );
+    assert!(matches!(
+        &c.servers[1].transport,
+        Some(ServerTransport::Http { .. })
+    ));
+    assert!(matches!(
+        &c.servers[2].transport,
+        Some(ServerTransport::Http { .. })
+    ));
+    assert!(matches!(
+        &c.servers[3].transport,
+        Some(ServerTransport::Stdio { .. })
+    ));
+    let js = serde_json::to_value(&c).expect("serialises");
+    assert_eq!(js["servers"][0]["kind"], "sse");
+    for (config, why) in [
+        (
+            json!({"a": {"type": "websocket", "url": "ws://h/"}}),
+            "unknown server type",
+        ),
+        (
+            json!({"a": {"type": 1, "url": "http://h/"}}),
+            "unknown server type",
+        ),
+        (
+            json!({"a": {"type": "sse", "command": "x"}}),
+            "needs \"url\"",
+        ),
+        (
+            json!({"a": {"type": "stdio", "url": "http://h/"}}),
+            "needs \"command\"",
+        ),
+    ] {
+        let e = bad(json!({ "mcpServers": config }));
+        assert_eq!(e.pointer.as_deref(), Some("/mcpServers/a/type"), "{e}");
+        assert!(e.message.contains(why), "{e}");
+    }
+}
+
+#[test]
+fn http_settings_origins_and_the_token_variable() {
+    let c = parse_gateway_config(
+        "c.json",
+        &json!({"mcpServers": {}, "holaryn": {
+            "allowedOrigins": ["https://app.example", "http://localhost:5173"],
+            "httpTokenEnv": "MY_TOKEN",
+        }})
+        .to_string(),
+    )
+    .expect("valid");
+    assert_eq!(c.holaryn.allowed_origins.as_ref().map(Vec::len), Some(2));
+    assert_eq!(c.holaryn.http_token_env.as_deref(), Some("MY_TOKEN"));
+    assert!(c.positions.contains_key("/holaryn/httpTokenEnv"));
+    for (settings, pointer) in [
+        (
+            json!({"allowedOrigins": ["https://a.example/path"]}),
+            "/holaryn/allowedOrigins/0",
+        ),
+        (
+            json!({"allowedOrigins": ["ok.example"]}),
+            "/holaryn/allowedOrigins/0",
+        ),
+        (
+            json!({"allowedOrigins": "https://a.example"}),
+            "/holaryn/allowedOrigins",
+        ),
+        (json!({"httpTokenEnv": "1BAD"}), "/holaryn/httpTokenEnv"),
+        (json!({"httpTokenEnv": "A-B"}), "/holaryn/httpTokenEnv"),
+    ] {
+        let e = bad(json!({"mcpServers": {}, "holaryn": settings}));
+        assert_eq!(e.pointer.as_deref(), Some(pointer), "{e}");
+    }
+}

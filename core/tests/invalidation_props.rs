@@ -3,9 +3,11 @@
 //! inspects, exports and calls (by name, handle and each format's wire name)
 //! never run a descriptor other than the one the session's last inspect
 //! showed; every tool that did not change since its inspect stays callable by
-//! every name form; a tool shown and since changed asks to be inspected again
-//! (`schema.not_loaded`), never `tool.unknown`; and a dynamic session's
-//! export only grows, byte-identical prefix first, until a tool in it changes.
+//! every name form while its provider is up (a provider that goes down and
+//! comes back unchanged is no change: issue 31); a tool shown and since
+//! changed asks to be inspected again (`schema.not_loaded`), never
+//! `tool.unknown`; and a dynamic session's export only grows, byte-identical
+//! prefix first, until a tool in it changes or its provider goes down.
 
 mod common;
 
@@ -84,6 +86,20 @@ struct Model {
 }
 
 impl Model {
+    /// `t`'s provider went down or came back: it leaves or rejoins the export.
+    fn flap(&mut self, t: usize) {
+        if self.valid.contains(&t) {
+            for f in 0..4 {
+                self.dirty.entry(f).or_default().insert(t);
+            }
+        }
+    }
+
+    /// Valid and its provider up: listed and callable.
+    fn callable(&self, t: usize) -> bool {
+        self.valid.contains(&t) && !self.down.contains(&provider_of(t))
+    }
+
     /// `t` changed since its inspect: it is no longer valid.
     fn invalidate(&mut self, t: usize) {
         if self.valid.remove(&t) {
@@ -161,12 +177,15 @@ fn run(ops: Vec<Op>) {
                 };
                 rt.set_provider_status(PROVIDERS[p], status, 1)
                     .expect("status");
-                if !up && m.down.insert(p) {
+                let moved = if up {
+                    m.down.remove(&p)
+                } else {
+                    m.down.insert(p)
+                };
+                if moved {
                     for t in (0..3).filter(|t| provider_of(*t) == p) {
-                        m.invalidate(t);
+                        m.flap(t);
                     }
-                } else if up {
-                    m.down.remove(&p);
                 }
             }
             Op::Inspect(t) => {
@@ -183,7 +202,11 @@ fn run(ops: Vec<Op>) {
                 let exported: BTreeSet<usize> = (0..3)
                     .filter(|t| e.names.values().any(|c| c == TOOLS[*t].0))
                     .collect();
-                assert_eq!(exported, m.valid, "the export is exactly the valid tools");
+                let listed: BTreeSet<usize> = (0..3).filter(|t| m.callable(*t)).collect();
+                assert_eq!(
+                    exported, listed,
+                    "the export is exactly the valid tools whose provider is up"
+                );
                 let now: Vec<String> = e.tools.iter().map(Value::to_string).collect();
                 if let Some(prev) = m.exports.get(&f) {
                     if prev.len() <= now.len() && prev[..] == now[..prev.len()] {
@@ -202,7 +225,7 @@ fn run(ops: Vec<Op>) {
             }
             Op::CallName(t) => {
                 let (ran, status) = call(&mut rt, &sid, TOOLS[t].0, &m, t);
-                if m.valid.contains(&t) {
+                if m.callable(t) {
                     assert!(
                         ran && status == CallStatus::Ok,
                         "{} stays callable",
@@ -213,7 +236,7 @@ fn run(ops: Vec<Op>) {
             Op::CallHandle(t) => {
                 if let Some(h) = m.handles.get(&t).cloned() {
                     let (ran, status) = call(&mut rt, &sid, &h, &m, t);
-                    if m.valid.contains(&t) {
+                    if m.callable(t) {
                         assert!(ran && status == CallStatus::Ok, "its handle stays valid");
                     }
                 }
@@ -222,12 +245,12 @@ fn run(ops: Vec<Op>) {
                 Ok(c) => {
                     assert_eq!(c, TOOLS[t].0);
                     let (ran, status) = call(&mut rt, &sid, &c, &m, t);
-                    if m.valid.contains(&t) {
+                    if m.callable(t) {
                         assert!(ran && status == CallStatus::Ok, "wire call runs");
                     }
                 }
                 Err(e) => {
-                    assert!(!m.valid.contains(&t), "{} refused: {e:?}", TOOLS[t].0);
+                    assert!(!m.callable(t), "{} refused: {e:?}", TOOLS[t].0);
                     let registered = m.variant.contains_key(&t);
                     if registered && m.shown.contains_key(&t) {
                         assert_eq!(e.code, ErrorCode::SchemaNotLoaded, "changed: inspect again");

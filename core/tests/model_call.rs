@@ -420,3 +420,76 @@ fn mcp_exports_carry_an_output_schema_where_the_tool_has_one() {
         assert_eq!(with, want, "{format:?}");
     }
 }
+
+#[test]
+fn a_calls_activity_record_carries_the_models_tool_call_id() {
+    let mut rt = runtime(&[native("read_file", "Read a file")]);
+    let sid = session(&mut rt, true);
+    rt.tool_inspect(&sid, &json!({"name": "read_file"}), 1)
+        .expect("inspect");
+    for (i, format) in [
+        Format::Anthropic,
+        Format::OpenaiChat,
+        Format::OpenaiResponses,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let id = format!("model_call_{i}");
+        let ok = call(format, &id, "read_file", json!({"path": "a"}));
+        let step = rt
+            .dispatch_model_call(&sid, format, &ok, 2)
+            .expect("session");
+        finish(&mut rt, step, &returning(json!("hi")));
+        let rec = rt.activity_since(0).pop().expect("a record");
+        assert_eq!(rec.tool_call_id.as_deref(), Some(id.as_str()), "{format:?}");
+        assert!(
+            rec.call_id.is_some_and(|c| c != id),
+            "the gate's own id stays"
+        );
+        // A refusal before the gate resolves a tool keeps it too.
+        let bad = call(format, &format!("{id}_bad"), "no_such_tool", json!({}));
+        let step = rt
+            .dispatch_model_call(&sid, format, &bad, 3)
+            .expect("session");
+        finish(&mut rt, step, &Script::default());
+        let rec = rt.activity_since(0).pop().expect("a record");
+        assert_eq!(rec.tool_call_id, Some(format!("{id}_bad")));
+    }
+    // MCP calls carry no id; a direct call has none.
+    let step = rt
+        .dispatch_model_call(
+            &sid,
+            Format::Mcp,
+            &call(Format::Mcp, "", "read_file", json!({})),
+            4,
+        )
+        .expect("session");
+    finish(&mut rt, step, &returning(json!("hi")));
+    assert_eq!(
+        rt.activity_since(0).pop().expect("record").tool_call_id,
+        None
+    );
+}
+
+#[test]
+fn an_openai_chat_custom_tool_call_is_an_error_result() {
+    let mut rt = runtime(&[native("read_file", "Read a file")]);
+    let sid = session(&mut rt, true);
+    let custom =
+        json!({"id": "call_c1", "type": "custom", "custom": {"name": "read_file", "input": "a"}});
+    let step = rt
+        .dispatch_model_call(&sid, Format::OpenaiChat, &custom, 1)
+        .expect("a result, not an error");
+    let (v, ran) = finish(&mut rt, step, &returning(json!("hi")));
+    assert_eq!(
+        (v["role"].clone(), v["tool_call_id"].clone(), ran),
+        (json!("tool"), json!("call_c1"), 0)
+    );
+    let e = error_of(Format::OpenaiChat, &v);
+    assert_eq!(e["code"], "input.invalid");
+    assert!(
+        e["message"].as_str().is_some_and(|m| m.contains("custom")),
+        "{e}"
+    );
+}

@@ -217,12 +217,15 @@ fn a_call_by_a_wire_name_outside_the_current_export_is_refused_not_guessed() {
         .expect_err("no discovery tools in a static session")
         .next_action;
     assert!(!next.unwrap_or_default().contains("tool_search"));
+    // MCP exports the same wire names as every other format (issue 31):
+    // clients hand MCP tool names on to model APIs.
     let mcp = rt.export_tools(&sid, Format::Mcp).expect("mcp");
     assert_eq!(
-        rt.model_call_target(&sid, Format::Mcp, "a.b"),
+        rt.model_call_target(&sid, Format::Mcp, &wire),
         Ok("a.b".into())
     );
-    assert!(!mcp.names.contains_key("a_b"));
+    assert!(!mcp.names.contains_key("a.b") && !mcp.names.contains_key("a_b"));
+    assert!(mcp.names.keys().all(|w| holaryn_model::is_provider_safe(w)));
 }
 
 #[test]

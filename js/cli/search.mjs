@@ -4,16 +4,20 @@
 // scripts/embed-fixtures.py) and ranks with searchAsync: lexical and meaning
 // fused. No model runs: a query or tool without a vector is ranked by what
 // is there, and its results' `why` says "embedder unavailable".
-import { readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { CliError, describe, loadCatalog } from "./catalog.mjs";
 
-function importEmbeddings(runtime, file) {
-  let data;
+/** Read an --embeddings file (before the catalog load, so a bad path fails at once). */
+function readEmbeddings(file) {
   try {
-    data = JSON.parse(readFileSync(file, "utf8"));
+    return JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
     throw new CliError(`--embeddings ${file}: cannot read: ${e.code ?? e.message}`);
   }
+}
+
+function importEmbeddings(runtime, file, data) {
   try {
     return runtime.importEmbeddings(data);
   } catch (e) {
@@ -21,12 +25,38 @@ function importEmbeddings(runtime, file) {
   }
 }
 
+/**
+ * Check the filter flags before anything is loaded: the core's search, on an empty runtime, refuses
+ * a malformed --source or --provider exactly as it would after the load.
+ */
+function checkFilters(HolarynRuntime, opts) {
+  if (!opts.provider && !opts.source) return;
+  const s = new HolarynRuntime().createSession({ dynamicDiscovery: true, boundedCodeMode: false });
+  try {
+    s.search(searchInput(opts, "x", 1));
+  } catch (e) {
+    const flag = e.field === "source" || (opts.source && !opts.provider) ? "source" : "provider";
+    throw new CliError(`--${flag} ${JSON.stringify(opts[flag])}: ${e.detail ?? e.message}`);
+  } finally {
+    s.close();
+  }
+}
+
+/** After the load: a --provider the catalog does not have is a usage error naming the ones it has. */
+function checkProvider(opts, info) {
+  if (!opts.provider || info.providers.includes(opts.provider)) return;
+  const shown = `${info.providers.slice(0, 20).join(", ")}${info.providers.length > 20 ? ", …" : ""}`;
+  throw new CliError(`--provider ${JSON.stringify(opts.provider)}: no such provider in this catalog (known: ${shown})`);
+}
+
 function session(HolarynRuntime, catalog, embeddings) {
   const runtime = new HolarynRuntime();
+  const l0 = process.hrtime.bigint();
   const info = loadCatalog(runtime, catalog);
+  info.loadMs = Number(process.hrtime.bigint() - l0) / 1e6;
   for (const s of info.skipped) process.stderr.write(`holaryn: skipping ${s}\n`);
   for (const n of info.notes) process.stderr.write(`holaryn: ${n}\n`);
-  if (embeddings) info.vectors = importEmbeddings(runtime, embeddings);
+  if (embeddings) info.vectors = importEmbeddings(runtime, embeddings.file, embeddings.data);
   const s = runtime.createSession({ dynamicDiscovery: true, boundedCodeMode: false });
   // The index is built once per registry version, on the first search:
   // build it here so query timings measure searching only.
@@ -58,15 +88,31 @@ function emptyNote(out, opts, info) {
   const head = out.results.length ? "Nothing fits well: these are weak guesses." : "No tool matches.";
   const shown = `${info.providers.slice(0, 6).join(", ")}${info.providers.length > 6 ? ", …" : ""}`;
   const drop = opts.provider || opts.source ? " Drop --provider/--source to search everything." : "";
-  return `${head}${out.hint ? ` ${out.hint}` : ""}${drop} Here, --provider ID (${shown}) or --source SOURCE narrow the search as tool_list's filters do.`;
+  // The hint is said once: on the "nothing fits:" line when there is one.
+  const hint = out.hint && !out.nothingFits ? ` ${out.hint}` : "";
+  return `${head}${hint}${drop} Here, --provider ID (${shown}) or --source SOURCE narrow the search as tool_list's filters do.`;
 }
+
+/** --out must be writable before the run starts (the file itself is written at the end). */
+function checkWritable(file) {
+  try {
+    accessSync(existsSync(file) ? file : dirname(resolve(file)), constants.W_OK);
+  } catch (e) {
+    throw new CliError(`--out ${file}: cannot write: ${e.code ?? e.message}`);
+  }
+}
+
+const providersOf = (runtime) => [...new Set(runtime.tools().map((t) => t.provider.id))].sort();
 
 export async function searchCommand({ HolarynRuntime }, opts) {
   if (!opts.catalog) throw new CliError("search needs --catalog FILE|DIR");
   const query = opts._.join(" ");
   if (!query) throw new CliError('search needs a query: holaryn search --catalog FILE "query"');
-  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
-  info.providers = [...new Set(runtime.tools().map((t) => t.provider.id))].sort();
+  checkFilters(HolarynRuntime, opts);
+  const embeddings = opts.embeddings ? { file: opts.embeddings, data: readEmbeddings(opts.embeddings) } : undefined;
+  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, embeddings);
+  info.providers = providersOf(runtime);
+  checkProvider(opts, info);
   const t0 = process.hrtime.bigint();
   let out;
   try {
@@ -76,7 +122,7 @@ export async function searchCommand({ HolarynRuntime }, opts) {
   }
   const us = Number(process.hrtime.bigint() - t0) / 1000;
   const lines = [
-    `${info.tools} tools from ${info.files} file(s), index built in ${info.indexMs.toFixed(1)} ms; "${query}" in ${us.toFixed(1)} µs`,
+    `${info.tools} tools from ${info.files} file(s) loaded and registered in ${info.loadMs.toFixed(0)} ms, index built in ${info.indexMs.toFixed(1)} ms; "${query}" in ${us.toFixed(1)} µs`,
   ];
   // When no tool clears the bar, say so first, with the hint on where to browse.
   if (out.nothingFits) lines.push(`nothing fits: ${out.hint ?? "no tool clears the bar"}`);
@@ -97,6 +143,9 @@ export async function rankCommand({ HolarynRuntime }, opts) {
       `rank takes no query arguments (got ${JSON.stringify(opts._[0])}): put queries in --queries FILE.jsonl`,
     );
   const top = opts.top ?? 8;
+  checkFilters(HolarynRuntime, opts);
+  const embeddings = opts.embeddings ? { file: opts.embeddings, data: readEmbeddings(opts.embeddings) } : undefined;
+  if (opts.out) checkWritable(opts.out);
   let text;
   try {
     text = readFileSync(opts.queries, "utf8");
@@ -117,7 +166,9 @@ export async function rankCommand({ HolarynRuntime }, opts) {
     }
     queries.push(q);
   });
-  const { session: s, info } = session(HolarynRuntime, opts.catalog, opts.embeddings);
+  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, embeddings);
+  info.providers = providersOf(runtime);
+  checkProvider(opts, info);
   const out = [];
   const times = [];
   let failed = 0;
@@ -146,7 +197,7 @@ export async function rankCommand({ HolarynRuntime }, opts) {
   const vectors = opts.embeddings
     ? `; ${info.vectors} vectors imported, ${partial} queries lacked a query or tool vector (why says "embedder unavailable")`
     : "";
-  const summary = `holaryn rank: ${queries.length} queries${failures} over ${info.tools} tools (${info.files} files, index built in ${info.indexMs.toFixed(1)} ms): p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs${vectors}\n`;
+  const summary = `holaryn rank: ${queries.length} queries${failures} over ${info.tools} tools (${info.files} files loaded and registered in ${info.loadMs.toFixed(0)} ms, index built in ${info.indexMs.toFixed(1)} ms): p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs${vectors}\n`;
   if (opts.out) {
     try {
       writeFileSync(opts.out, body);

@@ -1,5 +1,5 @@
-// The gateway's downstream MCP servers: connect each at start (stdio spawn or
-// Streamable HTTP) as one provider through `connectMcpProvider` with a client
+// The gateway's downstream MCP servers: connect each at start (stdio spawn,
+// Streamable HTTP or legacy HTTP+SSE) as one provider through `connectMcpProvider` with a client
 // factory, which keeps its tools in sync on list_changed and, when the server
 // dies, marks them unavailable and reconnects with backoff. This file adds
 // what the adapter cannot know: a server that is down at start is retried
@@ -45,6 +45,10 @@ export function superviseServers(
         stderr: "pipe",
       });
       transport.stderr?.on("data", (d) => log(`[${server.name}] ${String(d).trimEnd()}`));
+    } else if (server.kind === "sse") {
+      // `"type": "sse"`: the legacy HTTP+SSE transport (MCP 2024-11-05), headers on the stream and every POST.
+      const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+      transport = new SSEClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
     } else {
       const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
       transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
@@ -77,7 +81,7 @@ export function superviseServers(
       });
       runtime.setProviderStatus(server.name, "connected");
       log(`[${server.name}] connected: ${link.adapter.initial?.added?.length ?? 0} tools`);
-      if (server.kind === "http") link.health = timers.setInterval(() => check(link), healthMs);
+      if (server.kind !== "stdio") link.health = timers.setInterval(() => check(link), healthMs);
     } catch (e) {
       link.error = e?.message ?? String(e);
       if (closing) return;
@@ -125,7 +129,7 @@ export function superviseServers(
       }
       return link.adapter.execute(req).catch((e) => {
         // A failed call may mean a dead HTTP server: check at once rather than at the next ping.
-        if (link.server.kind === "http") check(link);
+        if (link.server.kind !== "stdio") check(link);
         throw e;
       });
     },

@@ -7,6 +7,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { HolarynRuntime } from "../node.mjs";
 import { GatewayConfigError, loadGatewayConfig } from "./config.mjs";
 import { superviseServers } from "./downstream.mjs";
+import { openState } from "./state.mjs";
 import { operatorDesk, savePolicyFile } from "./ui.mjs";
 import { createUpstream } from "./upstream.mjs";
 
@@ -46,9 +47,10 @@ export const IN_MEMORY_POLICY = "tool-policy.json (in memory: set holaryn.policy
 
 /**
  * Start a gateway: check everything first (a bad config or policy starts nothing), then connect the servers.
- * @param {{config: string | object, log?: (line: string) => void, timers?: object, ui?: boolean}} options
+ * @param {{config: string | object, log?: (line: string) => void, timers?: object, ui?: boolean, stateDir?: string}} options
+ *   `stateDir`: where the working set of recently inspected tools is kept across processes (`--state DIR`).
  */
-export async function startGateway({ config, log = () => {}, timers, ui = false } = {}) {
+export async function startGateway({ config, log = () => {}, timers, ui = false, stateDir } = {}) {
   const cfg = typeof config === "string" ? await loadGatewayConfig(config) : config;
   const base = sessionOptionsOf(cfg);
   const runtime = new HolarynRuntime({});
@@ -75,6 +77,7 @@ export async function startGateway({ config, log = () => {}, timers, ui = false 
       }
     });
   }
+  const state = openState(runtime, stateDir, log);
   const downstream = superviseServers(runtime, cfg.servers, {
     qualifyNames: cfg.holaryn.qualifyNames ?? true,
     log,
@@ -110,6 +113,8 @@ export async function startGateway({ config, log = () => {}, timers, ui = false 
       if (cfg.holaryn.policyFile) savePolicyFile(cfg.holaryn.policyFile, text);
       return { ok: true };
     },
+    /** How many upstream sessions are open (one per connected client). */
+    upstreamCount: () => upstreams.size,
     /** A new upstream MCP server (one session) for one client connection. */
     upstream() {
       const u = createUpstream({
@@ -120,6 +125,7 @@ export async function startGateway({ config, log = () => {}, timers, ui = false 
         operator: gateway.desk,
         version: VERSION,
         log,
+        afterCall: () => state.save(),
       });
       upstreams.add(u);
       const close = u.close;
@@ -132,6 +138,7 @@ export async function startGateway({ config, log = () => {}, timers, ui = false 
     /** Stop serving and shut every downstream server down. */
     async close() {
       await Promise.all([...upstreams].map((u) => u.close()));
+      state.save();
       await downstream.close();
     },
   };

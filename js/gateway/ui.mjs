@@ -54,6 +54,8 @@ export function operatorDesk(gateway) {
         return {
           providers: downstream.status().map((s) => ({ ...s, tools: counts.get(s.name) ?? 0 })),
           catalog: rows,
+          // The header's count: what a client can find (hidden rows, e.g. run_tool_code with bounded code mode off, are not).
+          findable: rows.filter((r) => r.availability.state !== "hidden").length,
           warnings: session.policyWarnings(),
           pending: [...pending.values()].map(({ req, since }) => ({
             callId: req.callId,

@@ -1,8 +1,11 @@
 // The MCP server an MCP client talks to: one holaryn session per client
 // connection. tools/list is the session's export in the `mcp` format (the
-// discovery tools, `run_tool_code` when enabled, then every tool the model
-// has inspected); tools/call goes through dispatchModelCall, so every call is
-// re-resolved and gated. When the export changes (an inspect, a registry
+// discovery tools, `run_tool_code` when enabled, the shared working set, then
+// every tool the model has inspected), under names every model API accepts
+// (`server__tool`: the core's wire names); tools/call goes through
+// dispatchModelCall, so every call is re-resolved and gated, and a call by the
+// exact name search or inspect showed works in a fresh session too
+// (`exactNameCalls`). When the export changes (an inspect, a registry
 // change) the client gets notifications/tools/list_changed. Approvals ask the
 // user through elicitation when the client can, else the operator in the
 // Capability Center (`--ui`), else the configured fallback.
@@ -27,8 +30,17 @@ export function createUpstream({
   operator = null,
   version = "0.0.0",
   log = () => {},
+  afterCall = () => {},
 }) {
-  const session = runtime.createSession({ ...sessionOptions, dynamicDiscovery: true });
+  const session = runtime.createSession({
+    ...sessionOptions,
+    dynamicDiscovery: true,
+    exactNameCalls: true,
+    sharedWorkingSet: true,
+  });
+  const sessionId = session.id;
+  /** Approvals waiting on the user or operator: call id → {tool, withdraw}. */
+  const waiting = new Map();
   // With bounded code mode on, the client sees run_tool_code from the start.
   if (sessionOptions.boundedCodeMode) session.inspect({ name: "run_tool_code" });
   const server = new Server(
@@ -36,7 +48,7 @@ export function createUpstream({
     {
       capabilities: { tools: { listChanged: true } },
       instructions:
-        "Tools are found on demand: call tool_search with what you want to do, tool_inspect on a result to load its exact schema, then call it by name. Inspected tools are added to the tool list.",
+        "Tools are found on demand: call tool_search with what you want to do, tool_inspect on a result to load its exact schema, then call it by the name the result gives (callName when present, else name). Inspected tools are added to the tool list.",
     },
   );
   let sent = exportKey();
@@ -58,13 +70,44 @@ export function createUpstream({
     await server.sendToolListChanged().catch((e) => log(`list_changed not sent: ${e.message}`));
   }
 
-  async function approve(req, signal) {
+  /**
+   * Ask for approval; the question is withdrawn when the core says the call's own tool
+   * changed or was denied meanwhile (then the core ends the call with that, not with this answer).
+   */
+  function approve(req, signal) {
+    const ctl = new AbortController();
+    const stop = () => ctl.abort();
+    signal?.addEventListener("abort", stop, { once: true });
+    let withdraw;
+    const withdrawn = new Promise((resolve) => {
+      withdraw = () => {
+        ctl.abort();
+        resolve({ decision: "deny", reason: "withdrawn: the tool changed or was denied while waiting" });
+      };
+    });
+    waiting.set(req.callId, { tool: req.tool, withdraw });
+    return Promise.race([ask(req, ctl.signal), withdrawn]).finally(() => {
+      waiting.delete(req.callId);
+      signal?.removeEventListener("abort", stop);
+    });
+  }
+
+  async function ask(req, signal) {
     if (server.getClientCapabilities()?.elicitation) {
       // `why` is the core's words for the reason ("it may make destructive changes").
-      const r = await server.elicitInput({
-        message: `Allow the tool "${req.tool}" (${req.title}) to run? Asked because ${req.why}.${req.description ? ` ${req.description}` : ""}`,
-        requestedSchema: { type: "object", properties: {} },
-      });
+      let r;
+      try {
+        r = await server.elicitInput(
+          {
+            message: `Allow the tool "${req.tool}" (${req.title}) to run? Asked because ${req.why}.${req.description ? ` ${req.description}` : ""}`,
+            requestedSchema: { type: "object", properties: {} },
+          },
+          { signal },
+        );
+      } catch (e) {
+        if (signal.aborted) return { decision: "deny", reason: "the question was withdrawn" };
+        throw e;
+      }
       if (r.action === "accept") return true;
       return {
         decision: "deny",
@@ -84,13 +127,20 @@ export function createUpstream({
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const host = { execute, approve: (req) => approve(req, extra.signal), signal: extra.signal };
     const result = await session.dispatchModelCall("mcp", request.params, host);
+    afterCall();
     await notifyIfChanged();
     return result;
   });
 
   const onEvent = (ev) => {
+    if (ev.type !== "tool_registry_changed") return;
+    // The core lists the loaded tools a change invalidated: only those end a pending approval.
+    if (ev.sessionId === sessionId && waiting.size) {
+      const hit = new Set(ev.invalidated ?? []);
+      for (const w of waiting.values()) if (hit.has(w.tool)) w.withdraw();
+    }
     // After the runtime call that raised the event has returned.
-    if (ev.type === "tool_registry_changed") setImmediate(notifyIfChanged);
+    setImmediate(notifyIfChanged);
   };
   runtime.addEventListener(onEvent);
 

@@ -57,6 +57,15 @@ test("the table shows every tool with its state, a denial reason and the next sa
   await page.selectOption("#filter-state", "");
 });
 
+test("the count is of tools a client can find (hidden rows not counted); servers show by provider id (issue 31)", async () => {
+  const all = await page.locator("#catalog-table tbody tr").count();
+  const hidden = await page.locator('#catalog-table tbody tr[data-state="hidden"]').count();
+  const findable = all - hidden;
+  assert.match(await page.textContent("#catalog-count"), new RegExp(`^${findable} of ${findable} tools`));
+  const stripe = page.locator('#catalog-table tbody tr[data-tool^="stripe/"]').first();
+  assert.equal((await stripe.locator("td").nth(1).textContent()).trim(), "stripe");
+});
+
 test("the search box runs tool_search live and shows why", async () => {
   await page.fill("#search", "find the project release notes");
   const first = page.locator("#search-results li").first();

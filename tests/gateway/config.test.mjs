@@ -122,3 +122,78 @@ describe("gateway config", () => {
     }
   });
 });
+
+describe("gateway config hygiene (issue 31)", () => {
+  /** Run the CLI on `config` (an object or text); returns the spawn result and the setup. */
+  const cli = (config, { args = [], env = {} } = {}) => {
+    const setup = makeConfig({ servers: ["dyn"] });
+    const base = JSON.parse(readFileSync(setup.file, "utf8"));
+    const text = typeof config === "function" ? config(base) : JSON.stringify({ ...base, ...config });
+    writeFileSync(setup.file, text);
+    const r = spawnSync(process.execPath, [BIN, "gateway", "--config", setup.file, ...args], {
+      encoding: "utf8",
+      timeout: 30_000,
+      env: { ...process.env, ...env },
+    });
+    return { r, setup };
+  };
+  const oneLine = (r) => {
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stderr.trim().split("\n").length, 1, `one line: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /\n\s+at |RangeError|Maximum call stack/, "no stack trace");
+  };
+
+  it("args nested 20,000 deep: one located line, no stack trace, nothing started", () => {
+    const { r, setup } = cli((base) => {
+      const text = JSON.stringify(base);
+      return text.replace('"args":[', `"args":[${"[".repeat(20_000)}${"]".repeat(20_000)},`);
+    });
+    oneLine(r);
+    assert.match(r.stderr, /config\.json:\d+:\d+: \(root\): not valid JSON \(recursion limit exceeded\)/);
+    assert.equal(readFileSync(setup.files.pids, "utf8"), "", "no server was started");
+  });
+
+  it("rules nested 200 deep: one line with the file, no stack trace, nothing started", () => {
+    const { r, setup } = cli((base) =>
+      JSON.stringify(base).replace(/\}$/, `,"holaryn":{"rules":${'{"deny":'.repeat(200)}1${"}".repeat(200)}}}`),
+    );
+    oneLine(r);
+    assert.match(r.stderr, /config\.json:\d+:\d+: /);
+    assert.equal(readFileSync(setup.files.pids, "utf8"), "");
+  });
+
+  it("a rule error names the file and the pointer under /holaryn/rules", () => {
+    const e = bad('{"mcpServers": {}, "holaryn": {"rules": {"deny": ["ok/*", 7]}}}');
+    assert.equal(e.pointer, "/holaryn/rules/deny/1");
+    assert.match(e.message, /^\/x\/mcp\.json:1:\d+: \/holaryn\/rules\/deny\/1: /);
+  });
+
+  for (const key of ["constructor", "__proto__", "toString"]) {
+    it(`refuses the prototype key ${key} under "holaryn"`, () => {
+      const e = bad(`{"mcpServers": {}, "holaryn": {"${key}": {"x": 1}}}`);
+      assert.equal(e.pointer, `/holaryn/${key}`);
+      assert.match(e.message, /unknown setting/);
+    });
+  }
+
+  it('"type": "sse" is the legacy HTTP+SSE transport; an unknown type is refused by name', () => {
+    const c = parseGatewayConfig(
+      JSON.stringify({ mcpServers: { old: { type: "sse", url: "http://127.0.0.1:9/sse" } } }),
+      "/x/mcp.json",
+    );
+    assert.equal(c.servers[0].kind, "sse");
+    const e = bad(JSON.stringify({ mcpServers: { ws: { type: "websocket", url: "http://127.0.0.1:9/" } } }));
+    assert.equal(e.pointer, "/mcpServers/ws/type");
+    assert.match(e.message, /unknown server type \(known: "stdio", "http", "streamable-http", "sse"\)/);
+  });
+
+  it("httpTokenEnv naming an unset variable: --http exits 2 at its place, nothing started", () => {
+    const { r, setup } = cli({ holaryn: { httpTokenEnv: "HOLARYN_TEST_UNSET_TOKEN" } }, { args: ["--http", "0"] });
+    oneLine(r);
+    assert.match(
+      r.stderr,
+      /config\.json:\d+:\d+: \/holaryn\/httpTokenEnv: the environment variable HOLARYN_TEST_UNSET_TOKEN is not set/,
+    );
+    assert.equal(readFileSync(setup.files.pids, "utf8"), "");
+  });
+});

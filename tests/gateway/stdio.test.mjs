@@ -48,10 +48,13 @@ describe("gateway over stdio", () => {
       assert.ok(inspected.json.schema, `${name} schema loaded`);
       await gw.listChanged(seen);
       const { tools } = await gw.client.listTools();
-      const listed = tools.find((t) => t.name === name);
-      assert.ok(listed, `${name} is listed after inspect`);
+      // Listed (and called) by the name inspect gives: `server__tool`, as model APIs accept.
+      const callName = inspected.json.callName;
+      assert.equal(callName, name.replace("/", "__"));
+      const listed = tools.find((t) => t.name === callName);
+      assert.ok(listed, `${callName} is listed after inspect`);
       assert.deepEqual(listed.inputSchema, inspected.json.schema, "the exact schema the inspect showed");
-      const r = await gw.call(name, args);
+      const r = await gw.call(callName, args);
       assert.equal(r.isError, false, `${name}: ${r.text}`);
     }
     assert.match(readFileSync(setup.files.log, "utf8"), /call echo_text/);
@@ -71,7 +74,7 @@ describe("gateway over stdio", () => {
     });
     assert.equal(code.isError, true);
     const { tools } = await gw.client.listTools();
-    assert.ok(!tools.some((t) => t.name === "dyn/fail"));
+    assert.ok(!tools.some((t) => t.name === "dyn/fail" || t.name === "dyn__fail"));
     assert.doesNotMatch(readFileSync(setup.files.log, "utf8"), /call fail\b/);
   });
 

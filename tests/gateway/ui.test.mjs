@@ -51,6 +51,24 @@ describe("gateway Capability Center (--ui)", () => {
     assert.match(s.policy.text, /dyn\/fail/);
   });
 
+  it("counts what a client can find and names servers by their config key (issue 31)", async () => {
+    const s = await state();
+    const hidden = s.catalog.filter((r) => r.availability.state === "hidden").map((r) => r.name);
+    assert.ok(hidden.includes("run_tool_code"), "bounded code mode is off: run_tool_code is hidden");
+    assert.equal(s.findable, s.catalog.length - hidden.length);
+    const browser = await launch();
+    try {
+      const page = await browser.newPage();
+      await page.goto(ui);
+      await page.waitForSelector('#catalog [data-tool="dyn/echo_text"]');
+      assert.match(await page.textContent("#status"), new RegExp(`^${s.findable} tools from 1 servers`));
+      const cell = await page.textContent('#catalog [data-tool="dyn/echo_text"] td:nth-child(2)');
+      assert.equal(cell, "dyn", "the config key, not the server's self-reported name");
+    } finally {
+      await browser.close();
+    }
+  });
+
   it("holds an approval until the operator clicks Approve in the page", async () => {
     await call("tool_inspect", { name: "dyn/wipe_everything" });
     const pending = call("dyn/wipe_everything");

@@ -134,3 +134,64 @@ test("search prints the hint when nothing fits, and no such line when a tool fit
   assert.doesNotMatch(fits.stdout, /nothing fits/);
   assert.match(fits.stdout, /1\. rename_file/);
 });
+
+test("CLI edges (issue 31): load + register time, flags checked before the load, unknown provider, the hint once", () => {
+  const { dir, catalog, queries } = workspace();
+  const fits = holaryn("search", "--catalog", catalog, "rename a file");
+  assert.equal(fits.status, 0, fits.stderr);
+  assert.match(fits.stdout, /^3 tools from 1 file\(s\) loaded and registered in \d+ ms, index built in [\d.]+ ms; /);
+
+  // A bad --source is refused before anything is read: the catalog does not even exist here.
+  for (const cmd of [
+    ["search", "--catalog", join(dir, "missing.json"), "--source", "nope", "anything"],
+    ["rank", "--catalog", join(dir, "missing.json"), "--queries", queries, "--source", "nope"],
+  ]) {
+    const r = holaryn(...cmd);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /^holaryn: --source "nope": unknown source `nope`; expected one of native, mcp, /);
+    assert.doesNotMatch(r.stderr, /catalog not found|unknown variant/);
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  }
+
+  // So are a missing --embeddings file and an --out that cannot be written.
+  for (const [cmd, message] of [
+    [
+      ["search", "--catalog", join(dir, "missing.json"), "--embeddings", join(dir, "nope.json"), "x"],
+      /^holaryn: --embeddings .*nope\.json: cannot read: ENOENT\n$/,
+    ],
+    [
+      [
+        "rank",
+        "--catalog",
+        join(dir, "missing.json"),
+        "--queries",
+        queries,
+        "--out",
+        join(dir, "no/such/dir/out.jsonl"),
+      ],
+      /^holaryn: --out .*out\.jsonl: cannot write: ENOENT\n$/,
+    ],
+  ]) {
+    const r = holaryn(...cmd);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, message);
+  }
+
+  // An unknown --provider: exit 2 with the providers the catalog has.
+  for (const cmd of [
+    ["search", "--catalog", catalog, "--provider", "nope", "rename a file"],
+    ["rank", "--catalog", catalog, "--queries", queries, "--provider", "nope"],
+  ]) {
+    const r = holaryn(...cmd);
+    assert.equal(r.status, 2, r.stderr);
+    // (after the note on the reserved name tool_search, which the load prints)
+    assert.match(r.stderr, /\nholaryn: --provider "nope": no such provider in this catalog \(known: bench-tools\)\n$/);
+  }
+
+  // Nothing fits: the core's hint is printed once.
+  const none = holaryn("search", "--catalog", catalog, "qwzx vbnm plokij");
+  assert.equal(none.status, 0, none.stderr);
+  const hint = /^nothing fits: (.*)$/m.exec(none.stdout)?.[1];
+  assert.ok(hint, none.stdout);
+  assert.equal(none.stdout.split(hint).length - 1, 1, `the hint once:\n${none.stdout}`);
+});

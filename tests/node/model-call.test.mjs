@@ -89,6 +89,23 @@ test("model mistakes are each format's error tool result; host mistakes throw", 
   );
 });
 
+test("an OpenAI Chat `custom` tool call is an error tool message, not a throw (issue 31)", async () => {
+  const rt = new HolarynRuntime();
+  rt.registerTools([native("read_file", "Read a file")]);
+  const s = rt.createSession({ dynamicDiscovery: true }, secret(3));
+  s.inspect({ name: "read_file" });
+  let ran = 0;
+  const call = { id: "call_custom1", type: "custom", custom: { name: "read_file", input: "a.txt" } };
+  const r = await s.dispatchModelCall("openai_chat", call, { execute: () => (ran++, "contents") });
+  assert.deepEqual([r.role, r.tool_call_id], ["tool", "call_custom1"]);
+  const err = errorOf("openai_chat", r);
+  assert.equal(err.code, "input.invalid");
+  assert.match(err.message, /custom/);
+  assert.equal(typeof err.nextAction, "string");
+  assert.equal(ran, 0, "nothing ran");
+  s.close();
+});
+
 test("an MCP server's text, image, link and structured content reach each format once", async () => {
   const server = new McpServer({ name: "media", version: "1" });
   server.registerTool(

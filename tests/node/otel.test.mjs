@@ -58,4 +58,59 @@ describe("holaryn/otel", () => {
     assert.doesNotMatch(everything, new RegExp(CANARY));
     await provider.shutdown();
   });
+
+  it("a model's call carries the model's tool-call id into its activity record and span (issue 31)", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const rt = new HolarynRuntime({});
+    const records = [];
+    rt.addEventListener((ev) => ev.type === "activity" && records.push(ev));
+    const { stop } = instrumentActivity(rt, { tracer: provider.getTracer("holaryn-test") });
+    rt.registerTools([
+      {
+        name: "notes_add",
+        description: "Add a note",
+        source: "native",
+        provider: { id: "notes" },
+        inputSchema: { type: "object", properties: { text: { type: "string" } } },
+      },
+    ]);
+    const s = rt.createSession({ dynamicDiscovery: true });
+    s.inspect({ name: "notes_add" });
+    const host = { execute: () => ({ ok: true }) };
+    const calls = [
+      ["anthropic", { type: "tool_use", id: "toolu_01A", name: "notes_add", input: { text: "a" } }],
+      [
+        "openai_chat",
+        { id: "call_chat1", type: "function", function: { name: "notes_add", arguments: '{"text":"b"}' } },
+      ],
+      [
+        "openai_responses",
+        { type: "function_call", call_id: "call_resp1", name: "notes_add", arguments: '{"text":"c"}', id: "fc_1" },
+      ],
+      ["openai_chat", { id: "call_bad", type: "function", function: { name: "no_such_tool", arguments: "{}" } }],
+    ];
+    for (const [format, call] of calls) await s.dispatchModelCall(format, call, host);
+    stop();
+    const ids = ["toolu_01A", "call_chat1", "call_resp1", "call_bad"];
+    const callRecords = records.filter((r) => r.kind === "invocation" || r.kind === "denial");
+    assert.deepEqual(
+      callRecords.map((r) => r.toolCallId),
+      ids,
+    );
+    assert.ok(
+      callRecords.every((r) => /^call/.test(r.callId)),
+      "the gate's own id stays in callId",
+    );
+    const spans = exporter.getFinishedSpans().filter((x) => x.attributes["gen_ai.operation.name"] === "execute_tool");
+    assert.deepEqual(
+      spans.map((x) => x.attributes["gen_ai.tool.call.id"]),
+      ids,
+    );
+    assert.deepEqual(
+      spans.map((x) => x.attributes["holaryn.call.id"]),
+      callRecords.map((r) => r.callId),
+    );
+    await provider.shutdown();
+  });
 });

@@ -105,7 +105,9 @@ test("callbacks that re-enter synchronously (search, registry changes, nested ca
       hook: () => {
         s.search({ query: "file" });
         s.setHost({});
-        rt.registerTools([native("made_in_hook", "x")]); // the pending call by name is now out of date
+        // A new tool and a new version of the pending call's own tool: the call by name is now out of date
+        // (a change to other tools alone would leave it running: issue 31).
+        rt.registerTools([native("made_in_hook", "x"), native("read_file", "Read a file, changed in the hook")]);
         return { decision: "continue" };
       },
       execute: () => ({ text: "never" }),

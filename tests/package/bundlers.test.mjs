@@ -1,11 +1,12 @@
-// The packed package in pages, as users bundle it: esbuild (the README's
-// recipe: holaryn/wasm through the file loader and init(url)), vite (no
+// The packed package in pages, as users bundle it: esbuild (the README's two
+// recipes: the holaryn/esbuild plugin with the default init(), and
+// holaryn/wasm through the file loader and init(url)), vite (no
 // configuration) and a plain <script type=module> with an import map (the
 // README's page verbatim), each loaded in headless Chromium, registering a
 // tool and searching.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codeFences } from "../../scripts/readme-examples.mjs";
 import { launch, serve } from "../browser/harness.mjs";
@@ -13,7 +14,7 @@ import { packedProject, root } from "./project.mjs";
 
 const p = packedProject({ links: ["esbuild"] });
 const fences = codeFences(["sh", "js", "html"]).filter((f) => f.heading === "Installing, bundlers and browsers");
-const fence = (lang) => fences.find((f) => f.lang === lang).code;
+const fence = (lang, nth = 0) => fences.filter((f) => f.lang === lang)[nth].code;
 // What each page does once `rt` exists: register a tool, search, publish the names.
 const USE = `rt.registerTools([{ name: "read_file", description: "Read a file from disk", source: "native", provider: { id: "host" } }]);
 globalThis.holarynResult = rt.createSession({ dynamicDiscovery: true }).search({ query: "read a file" }).results.map((r) => r.name);
@@ -52,8 +53,26 @@ async function loadPage(path, evaluate, base = server.url) {
   }
 }
 
-test("esbuild: the README's recipe (holaryn/wasm, --loader:.wasm=file, init(url)) works in Chromium", async () => {
-  writeFileSync(join(p.dir, "app.mjs"), fence("js") + USE);
+test("esbuild (issue 31): the README's plugin recipe, default options and the default init(), works in Chromium", async () => {
+  const dir = join(p.dir, "plugin-app");
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, "app.mjs"),
+    `import { init, HolarynRuntime } from "holaryn";\nawait init();\nconst rt = new HolarynRuntime();\n${USE}`,
+  );
+  writeFileSync(join(dir, "build.mjs"), fence("js", 0));
+  const build = p.run(process.execPath, ["build.mjs"], { cwd: dir });
+  assert.equal(build.status, 0, build.stderr);
+  assert.ok(existsSync(join(dir, "public/holaryn_wasm_bg.wasm")), "the plugin copied the wasm next to the bundle");
+  writeFileSync(
+    join(dir, "public/index.html"),
+    '<!doctype html><title>esbuild plugin</title><script type="module" src="./app.js"></script>',
+  );
+  assert.deepEqual(await loadPage("plugin-app/public/"), ["read_file"]);
+});
+
+test("esbuild: the README's command-line recipe (holaryn/wasm, --loader:.wasm=file, init(url)) works in Chromium", async () => {
+  writeFileSync(join(p.dir, "app.mjs"), fence("js", 1) + USE);
   const build = p.run("bash", ["-euo", "pipefail", "-c", fence("sh")]);
   assert.equal(build.status, 0, build.stderr);
   writeFileSync(

@@ -22,3 +22,4 @@ export const HOLARYN = /** @type {const} */ ([
 export const HOLARYN_MCP = /** @type {const} */ (["listAllTools", "connectMcpProvider", "mcpExecute"]);
 export const HOLARYN_AI = /** @type {const} */ (["holarynTools", "HolarynToolError"]);
 export const HOLARYN_OTEL = /** @type {const} */ (["instrumentActivity", "spanAttributes", "spanName"]);
+export const HOLARYN_ESBUILD = /** @type {const} */ (["holarynWasm"]);

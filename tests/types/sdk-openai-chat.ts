@@ -16,3 +16,15 @@ export const asSdkTool: OpenAI.ChatCompletionTool = tool;
 export const asSdkFunctionTool: OpenAI.ChatCompletionFunctionTool = tool;
 export const asSdkResult: OpenAI.ChatCompletionToolMessageParam = result;
 export const asSdkMessage: OpenAI.ChatCompletionMessageParam = result;
+
+// The natural loop (issue 31): every `tool_calls[i]` as the SDK types it, function or custom, passed
+// as is; a custom call resolves to an error `role: "tool"` message (holaryn exports function tools only).
+declare const message: OpenAI.ChatCompletionMessage;
+declare const session: HolarynSession;
+export async function naturalLoop(): Promise<OpenAI.ChatCompletionMessageParam[]> {
+  const replies: OpenAI.ChatCompletionMessageParam[] = [];
+  for (const c of message.tool_calls ?? []) replies.push(await session.dispatchModelCall("openai_chat", c));
+  return replies;
+}
+declare const anySdkCall: OpenAI.ChatCompletionMessageToolCall;
+export const anyCall: OpenAIChatToolCall = anySdkCall;

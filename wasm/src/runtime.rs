@@ -421,6 +421,23 @@ impl HolarynRuntime {
         to_js(&js(parse_catalog(file, text, &opts))?)
     }
 
+    /// The shared working set as text to keep (`{"version": 1, "tools": [...]}`,
+    /// most recently used first): the tools recently loaded by sessions created
+    /// with `sharedWorkingSet`.
+    #[wasm_bindgen(js_name = workingSet)]
+    pub fn working_set(&self) -> Result<String, JsValue> {
+        Ok(self.shared.core_ref()?.working_set().to_text())
+    }
+
+    /// Replace the shared working set with one kept as text (`file` names it
+    /// in errors); a bad file is a `ConfigError` and changes nothing.
+    #[wasm_bindgen(js_name = setWorkingSet)]
+    pub fn set_working_set(&self, file: &str, text: &str) -> Result<(), JsValue> {
+        let set = js(holaryn_core::WorkingSet::parse(file, text))?;
+        self.shared.core()?.set_working_set(set);
+        Ok(())
+    }
+
     /// Check a `holaryn gateway` config file (`file` for messages, `text` as
     /// read): the typed config (paths as written), or a `ConfigError`
     /// (`config.invalid`) with the file, JSON pointer and line:column.

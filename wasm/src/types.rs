@@ -65,20 +65,22 @@ export interface RenamedTool { from: string; to: string; code: OutcomeCode; mess
 /** What `parseCatalogWithNotes` returns: the tools, and those renamed on the way. */
 export interface ParsedCatalog { specs: ToolSpec[]; renamed: RenamedTool[]; }
 
-/** A `holaryn gateway` server: stdio (`command`), Streamable HTTP (`url`), or `disabled` (nothing else set). */
+/** A `holaryn gateway` server: stdio (`command`), Streamable HTTP (`url`), legacy HTTP+SSE (`"type": "sse"`), or `disabled` (nothing else set). */
 export type GatewayServer =
   | { name: string; kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { name: string; kind: "http"; url: string; headers: Record<string, string> }
+  | { name: string; kind: "http" | "sse"; url: string; headers: Record<string, string> }
   | { name: string; disabled: true };
 /** The `"holaryn"` settings of a gateway config; paths as written (relative to the config file). */
 export interface GatewaySettings {
   boundedCodeMode?: boolean; policyFile?: string; rules?: PolicyRules; profileAllowedTools?: string[];
   hiddenProviders?: string[]; approvalFallback: "deny" | "allow"; activityFile?: string; qualifyNames?: boolean;
   callTimeoutMs?: number; callbackTimeoutMs?: number;
+  /** `--http`: browser origins served besides loopback ones; the variable holding the bearer token. */
+  allowedOrigins?: string[]; httpTokenEnv?: string;
 }
 /**
  * A checked `holaryn gateway` config (`parseGatewayConfig`). `positions`: where the settings that name files
- * (`/holaryn/policyFile`, `/holaryn/activityFile`) start, for errors about reading or writing them.
+ * (`/holaryn/policyFile`, `/holaryn/activityFile`, `/holaryn/httpTokenEnv`) start, for errors about reading or writing them.
  */
 export interface GatewayConfig {
   servers: GatewayServer[]; holaryn: GatewaySettings; positions: { [pointer: string]: { line: number; column: number } };
@@ -121,6 +123,10 @@ export interface SessionOptions {
   maxOutputBytes?: number;
   /** How long a hook, approval or screening may wait for the host, in ms (default 600000); then the call is cut off `timed_out`. */
   callbackTimeoutMs?: number;
+  /** A call by the exact name `tool_search`/`tool_inspect` show (`callName ?? name`), of a tool this session never listed, loads its current descriptor and goes through the gate (dynamic sessions; the gateway sets it for clients that open a session per command). */
+  exactNameCalls?: boolean;
+  /** Start with the runtime's working set listed (recently loaded tools, at most 32; listing grants nothing) and add every tool this session loads to it. */
+  sharedWorkingSet?: boolean;
 }
 
 export interface Availability { state: AvailabilityState; code: OutcomeCode; reason: string; nextAction: string; scope?: PolicyScope | null; rule?: string | null; }
@@ -128,9 +134,10 @@ export interface Availability { state: AvailabilityState; code: OutcomeCode; rea
 export interface SearchInput { query: string; alternatives?: string[]; limit?: number; source?: Source; provider?: string; state?: AvailabilityState; }
 export interface ListInput { state?: AvailabilityState; source?: Source; provider?: string; limit?: number; cursor?: string; }
 export interface InspectInput { name: string; }
+/** `callName`: the name a client calls the tool by (`^[a-zA-Z0-9_-]{1,64}$`, every format), when it is not `name`. */
 export interface ToolSummary {
   name: string; title: string; summary: string; source: Source; provider: string; state: AvailabilityState;
-  permissions: string[]; trust: Trust; schemaLoaded: boolean; why?: string[];
+  permissions: string[]; trust: Trust; schemaLoaded: boolean; why?: string[]; callName?: string;
 }
 /**
  * `why` names the signal that placed each result: fields matched (`name: …`), verb synonyms (`x (≈ y)`),
@@ -141,7 +148,7 @@ export interface ToolSummary {
 export interface SearchOutput { results: ToolSummary[]; nothingFits?: boolean; hint?: string; registryVersion: string; }
 export interface ListOutput { tools: ToolSummary[]; nextCursor?: string; total: number; registryVersion: string; }
 export interface InspectOutput {
-  name: string; title: string; description: string; source: Source; provider: string; trust: Trust; permissions: string[];
+  name: string; callName?: string; title: string; description: string; source: Source; provider: string; trust: Trust; permissions: string[];
   annotations: Annotations; aliases: string[]; availability: Availability; asksFirst: boolean; loaded: boolean;
   schema?: JsonSchema; outputSchema?: JsonSchema; schemaHash?: string; version: string; handle?: string; usage?: string;
 }
@@ -197,6 +204,8 @@ export interface ActivityRecord {
   count?: number; scope?: string; rule?: string;
   /** For calls (invocation, denial, code_summary): the gate's call id, as in `CallOutcome.callId`. */
   callId?: string;
+  /** For calls a model made (`dispatchModelCall`): its tool-call id (`tool_use.id`, `tool_calls[i].id`, `call_id`). */
+  toolCallId?: string;
 }
 export interface RegistryChangedEvent {
   type: "tool_registry_changed"; sessionId?: string; oldVersion: string; newVersion: string; cause: "registry" | "policy";
@@ -254,7 +263,11 @@ export type AnthropicToolResult = {
 /** OpenAI Chat Completions function tool (`ChatCompletionFunctionTool`). */
 export type OpenAIChatTool = { type: "function"; function: { name: string; description: string; parameters: JsonSchema } };
 /** One `message.tool_calls[i]` of function kind (`ChatCompletionMessageFunctionToolCall`). */
-export type OpenAIChatToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
+export type OpenAIChatFunctionToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
+/** One `message.tool_calls[i]` of custom kind (`ChatCompletionMessageCustomToolCall`): answered with an error message (holaryn exports function tools only). */
+export type OpenAIChatCustomToolCall = { id: string; type: "custom"; custom: { name: string; input: string } };
+/** Any `message.tool_calls[i]` (`ChatCompletionMessageToolCall`), so `for (const c of msg.tool_calls ?? [])` passes each as is. */
+export type OpenAIChatToolCall = OpenAIChatFunctionToolCall | OpenAIChatCustomToolCall;
 /** A `role: "tool"` message (`ChatCompletionToolMessageParam`). */
 export type OpenAIChatToolMessage = { role: "tool"; tool_call_id: string; content: string | { type: "text"; text: string }[] };
 

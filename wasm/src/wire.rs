@@ -10,7 +10,8 @@
 //! ```text
 //! RS nothingFits US hint US registryVersion             (hint = NONE when absent)
 //!    US name US title US summary US source US provider US state
-//!    US permissions US trust US schemaLoaded US why     (ten fields per result)
+//!    US permissions US trust US schemaLoaded US why
+//!    US callName                                        (eleven fields per result; callName NONE when absent)
 //! ```
 //!
 //! RS = U+001E (only the first character: the packed form's mark), US =
@@ -114,10 +115,11 @@ enum ResultField {
     Trust,
     SchemaLoaded,
     Why,
+    CallName,
 }
 
 /// One result's fields, in `ToolSummary`'s serde order.
-const RESULT: [ResultField; 10] = [
+const RESULT: [ResultField; 11] = [
     ResultField::Name,
     ResultField::Title,
     ResultField::Summary,
@@ -128,6 +130,7 @@ const RESULT: [ResultField; 10] = [
     ResultField::Trust,
     ResultField::SchemaLoaded,
     ResultField::Why,
+    ResultField::CallName,
 ];
 
 impl ResultField {
@@ -145,6 +148,7 @@ impl ResultField {
             ResultField::Trust => ("trust", Kind::Text),
             ResultField::SchemaLoaded => ("schemaLoaded", Kind::Flag),
             ResultField::Why => ("why", Kind::OptionalList),
+            ResultField::CallName => ("callName", Kind::OptionalText),
         }
     }
 
@@ -160,6 +164,7 @@ impl ResultField {
             ResultField::Trust => Value::Text(t.trust.as_str()),
             ResultField::SchemaLoaded => Value::Flag(t.schema_loaded),
             ResultField::Why => Value::List(&t.why),
+            ResultField::CallName => Value::OptionalText(t.call_name.as_deref()),
         }
     }
 }
@@ -374,6 +379,7 @@ mod tests {
             trust: Trust::Untrusted,
             schema_loaded: true,
             why: why.iter().map(|s| s.to_string()).collect(),
+            call_name: Some("fs__read".into()),
         }
     }
 
@@ -393,7 +399,7 @@ mod tests {
         assert_eq!(
             p,
             "\u{1e}0\u{1f}\u{1c}\u{1f}sha256:ab\u{1f}fs/read\u{1f}Read\u{1f}Reads \"a\" file\u{1f}\
-             slash_command\u{1f}fs\u{1f}approval_required\u{1f}fs.read\u{1d}net\u{1f}untrusted\u{1f}1\u{1f}name: read"
+             slash_command\u{1f}fs\u{1f}approval_required\u{1f}fs.read\u{1d}net\u{1f}untrusted\u{1f}1\u{1f}name: read\u{1f}fs__read"
         );
     }
 
@@ -449,6 +455,7 @@ mod tests {
         let mut bare = tool("s", &[]);
         bare.permissions.clear();
         bare.schema_loaded = false;
+        bare.call_name = None;
         let empty = serde_json::to_value(out(vec![bare], None)).expect("json");
         let kept = |fields: &[(&'static str, Kind)]| -> Vec<&'static str> {
             fields

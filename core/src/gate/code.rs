@@ -127,6 +127,7 @@ impl Runtime {
             duration_ms: Some(summary.duration_ms),
             path: Some("code".into()),
             call_id: Some(outer.call_id.clone()),
+            tool_call_id: outer.tool_call_id.clone(),
             ..ActivityRecord::new(
                 ActivityKind::CodeSummary,
                 &outer.version,

@@ -51,20 +51,46 @@ impl Runtime {
         self.start_call_with(sid, target, args, false, now_ms)
     }
 
+    /// Start a call a model made in a provider's shape, keeping its tool-call
+    /// id (empty: none) for the call's activity record.
+    pub(crate) fn start_model_call(
+        &mut self,
+        sid: &str,
+        target: &str,
+        args: Value,
+        tool_call_id: &str,
+        now_ms: u64,
+    ) -> GateStep {
+        let flow = self
+            .open_call(sid, args, false, now_ms)
+            .map(|st| st.with_tool_call_id(tool_call_id));
+        self.run_call(flow, target, now_ms)
+    }
+
     /// Refuse a call before it resolves (e.g. a model called a name its tool
     /// list does not have), recorded like every refusal at the resolve step.
     pub fn refuse_call(&mut self, sid: &str, e: &Error, args: Value, now_ms: u64) -> GateStep {
+        self.refuse_model_call(sid, e, args, "", now_ms)
+    }
+
+    /// [`Runtime::refuse_call`] for a model's call, keeping its tool-call id
+    /// (empty: none) for the activity record.
+    pub(crate) fn refuse_model_call(
+        &mut self,
+        sid: &str,
+        e: &Error,
+        args: Value,
+        tool_call_id: &str,
+        now_ms: u64,
+    ) -> GateStep {
         let Some(session) = self.sessions.get_mut(sid) else {
             let e = crate::runtime::unknown_session(sid);
             return GateStep::Done(steps::bare_refusal(sid, &e));
         };
         let call_id = session.next_id("call");
-        CallState::new(sid, call_id, args, false, now_ms).refuse_error(
-            self,
-            Stage::Resolve,
-            e,
-            now_ms,
-        )
+        CallState::new(sid, call_id, args, false, now_ms)
+            .with_tool_call_id(tool_call_id)
+            .refuse_error(self, Stage::Resolve, e, now_ms)
     }
 
     /// Start a call; `from_code` marks an inner call of bounded code mode.
@@ -78,8 +104,13 @@ impl Runtime {
         from_code: bool,
         now_ms: u64,
     ) -> GateStep {
-        let flow = self
-            .open_call(sid, args, from_code, now_ms)
+        let flow = self.open_call(sid, args, from_code, now_ms);
+        self.run_call(flow, target, now_ms)
+    }
+
+    /// Steps 1–5 on an opened call.
+    fn run_call(&mut self, flow: Flow, target: &str, now_ms: u64) -> GateStep {
+        let flow = flow
             .and_then(|st| self.resolve_step(st, target, now_ms))
             .and_then(|st| self.governance_step(st, now_ms))
             .and_then(|st| self.schema_step(st, now_ms))
@@ -143,7 +174,7 @@ impl Runtime {
 
     /// Step 2: Governance: nesting, then the session's policy and the tool's
     /// availability now.
-    fn governance_step(&mut self, mut st: CallState, now_ms: u64) -> Flow {
+    pub(super) fn governance_step(&mut self, mut st: CallState, now_ms: u64) -> Flow {
         let Some((session, tool)) = self.call_parts(&st) else {
             return Ok(st);
         };
@@ -302,11 +333,12 @@ impl Runtime {
         Some((session, tool))
     }
 
-    /// Re-resolve right before execution: the session and the tool must be
-    /// exactly as they were when the call started. A handle that no longer
-    /// holds is `handle.stale`; a call by name or alias whose
-    /// tool went away is `tool.unknown`, and one whose tool or session
-    /// changed is `tool.changed`.
+    /// Re-resolve right before execution: the tool must be exactly the
+    /// descriptor the call started with (a change to another tool, or to the
+    /// registry elsewhere, is no reason to stop it; policy and provider are
+    /// checked again by the governance step before this). A handle that no
+    /// longer holds is `handle.stale`; a call by name or alias whose tool went
+    /// away is `tool.unknown`, and one whose tool changed is `tool.changed`.
     pub(crate) fn recheck(&self, st: &CallState) -> Result<(), Error> {
         // Bounded code calls by handle only.
         let by_handle = matches!(st.path, CallPath::Handle | CallPath::Code);
@@ -334,7 +366,16 @@ impl Runtime {
             )
             .with_next_action("call tool_search to find another tool"));
         };
-        if session.version() != st.version || current.descriptor.version != tool.descriptor.version
+        if current.descriptor.version != tool.descriptor.version
+            || current.descriptor.schema_hash != tool.descriptor.schema_hash
+            || current.descriptor.name != tool.descriptor.name
+        {
+            return Err(changed());
+        }
+        // A handle holds while its tool stays loaded as inspected.
+        if st.path == CallPath::Handle
+            && session.is_dynamic()
+            && !session.is_loaded(&current.descriptor)
         {
             return Err(changed());
         }

@@ -83,6 +83,8 @@ pub(crate) enum Attached {
 pub struct CallState {
     pub(crate) session: String,
     pub(crate) call_id: String,
+    /// The model's tool-call id, when the call came from a provider-shaped model call.
+    pub(crate) tool_call_id: Option<String>,
     pub(crate) args: Value,
     pub(crate) from_code: bool,
     pub(crate) exec_started_ms: u64,
@@ -120,6 +122,7 @@ impl CallState {
         CallState {
             session: session.to_string(),
             call_id,
+            tool_call_id: None,
             args,
             from_code,
             exec_started_ms: now_ms,
@@ -146,6 +149,12 @@ impl CallState {
             keep_output: false,
             code: None,
         }
+    }
+
+    /// Keep the model's tool-call id (empty: none) for the activity record.
+    pub(crate) fn with_tool_call_id(mut self, id: &str) -> Self {
+        self.tool_call_id = (!id.is_empty()).then(|| id.to_string());
+        self
     }
 
     /// Per-session call id.
@@ -318,6 +327,7 @@ impl CallState {
             scope: self.scope.clone(),
             rule: self.rule.clone(),
             call_id: Some(self.call_id.clone()),
+            tool_call_id: self.tool_call_id.clone(),
             ..ActivityRecord::new(kind, &version, code, code.reason())
         }
         .session(&self.session);
@@ -384,10 +394,21 @@ impl CallState {
     }
 
     /// Step 7: re-resolve, then execute (or start the bounded-code run).
-    fn execute_step(mut self, rt: &mut Runtime, now_ms: u64) -> GateStep {
-        if let Err(e) = rt.recheck(&self) {
-            return self.refuse_error(rt, Stage::Execute, &e, now_ms);
+    fn execute_step(self, rt: &mut Runtime, now_ms: u64) -> GateStep {
+        // Policy and the provider now: a deny or an outage that landed while
+        // the call waited (for a hook or an approval) is what the call says.
+        let st = match rt.governance_step(self, now_ms) {
+            Ok(st) => st,
+            Err(done) => return done,
+        };
+        if let Err(e) = rt.recheck(&st) {
+            return st.refuse_error(rt, Stage::Execute, &e, now_ms);
         }
+        st.execute_now(rt, now_ms)
+    }
+
+    /// Step 7, once re-resolved: execute (or start the bounded-code run).
+    fn execute_now(mut self, rt: &mut Runtime, now_ms: u64) -> GateStep {
         // The tool gets what is left of the run, and nothing once it is over.
         if let Some(deadline) = self.deadline_ms {
             self.timeout_ms = self.timeout_ms.min(deadline.saturating_sub(now_ms));
@@ -549,12 +570,21 @@ impl ApprovalRequest {
             ApprovalAnswer::TimedOut => self.st.cut_off(rt, Stage::Approval, now_ms),
             ApprovalAnswer::Approve => self.st.execute_step(rt, now_ms),
             ApprovalAnswer::Deny { reason } => {
+                // A policy deny (or a change to the tool) that landed while
+                // the approval waited is what ends the call, whatever the host answered.
+                let st = match rt.governance_step(self.st, now_ms) {
+                    Ok(st) => st,
+                    Err(done) => return done,
+                };
+                if let Err(e) = rt.recheck(&st) {
+                    return st.refuse_error(rt, Stage::Approval, &e, now_ms);
+                }
                 let msg = if reason.is_empty() {
                     "the host denied approval for this call".to_string()
                 } else {
                     reason
                 };
-                self.st.done(
+                st.done(
                     rt,
                     CallStatus::ApprovalDenied,
                     Stage::Approval,

@@ -102,6 +102,8 @@ pub struct Registry {
     /// Per provider, the tools its last re-list skipped (not part of the version).
     skipped: BTreeMap<String, Vec<SkippedTool>>,
     wire_names: std::cell::OnceCell<BTreeMap<String, String>>,
+    /// Wire name → canonical name, for every tool whose name is not provider-safe.
+    wire_index: std::cell::OnceCell<BTreeMap<String, String>>,
 }
 
 impl Registry {
@@ -170,6 +172,37 @@ impl Registry {
                 self.get(w).is_some()
             })
         })
+    }
+
+    /// The wire name of a registry tool: its canonical name when provider-safe,
+    /// else its [`Registry::wire_names`] exception or its preferred
+    /// [`holaryn_model::wire_name`].
+    pub fn wire_of(&self, canonical: &str) -> String {
+        if holaryn_model::is_provider_safe(canonical) {
+            return canonical.to_string();
+        }
+        self.wire_names()
+            .get(canonical)
+            .cloned()
+            .unwrap_or_else(|| holaryn_model::wire_name(canonical))
+    }
+
+    /// The canonical name a wire name stands for under this registry version
+    /// (the inverse of [`Registry::wire_of`]; computed once per version).
+    pub fn by_wire(&self, wire: &str) -> Option<&str> {
+        if holaryn_model::is_provider_safe(wire) {
+            if let Some((name, _)) = self.tools.get_key_value(wire) {
+                return Some(name.as_str());
+            }
+        }
+        let index = self.wire_index.get_or_init(|| {
+            self.tools
+                .keys()
+                .filter(|n| !holaryn_model::is_provider_safe(n))
+                .map(|n| (self.wire_of(n), n.clone()))
+                .collect()
+        });
+        index.get(wire).map(String::as_str)
     }
 
     /// The status of a provider (connected unless told otherwise).
@@ -455,6 +488,7 @@ impl Registry {
         self.policy_digest = policy_digest;
         // Wire names are per registry version: recomputed on first use.
         self.wire_names.take();
+        self.wire_index.take();
         let new_version = self.compute_version();
         let old_version = std::mem::replace(&mut self.version, new_version.clone());
         self.generation += 1;

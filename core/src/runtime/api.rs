@@ -93,6 +93,9 @@ pub struct ToolSummary {
     /// Which fields matched (search only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub why: Vec<String>,
+    /// The name a client calls it by (its wire name), when not `name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call_name: Option<String>,
 }
 
 /// `tool_search` output.
@@ -133,6 +136,9 @@ pub struct ListOutput {
 pub struct InspectOutput {
     /// Canonical name.
     pub name: String,
+    /// The name a client calls it by (its wire name), when not `name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call_name: Option<String>,
     /// Title.
     pub title: String,
     /// Full description.
@@ -227,6 +233,23 @@ pub(crate) fn parse_input<T: serde::de::DeserializeOwned>(tool: &str, input: &Va
         return Err(Error::new(ErrorCode::InputInvalid, e.message)
             .with_tool(tool)
             .with_pointer(e.pointer));
+    }
+    // A `source` filter that names no source: said in words, with the ones there are.
+    if let Some(src) = input.get("source").and_then(Value::as_str) {
+        if holaryn_model::Source::parse(src).is_none() {
+            let known: Vec<&str> = holaryn_model::Source::ALL
+                .iter()
+                .map(|s| s.as_str())
+                .collect();
+            return Err(bad_input(
+                format!(
+                    "unknown source `{src}`; expected one of {}",
+                    known.join(", ")
+                ),
+                "source",
+            )
+            .with_tool(tool));
+        }
     }
     // Deserialised from the borrowed value: no copy of the input.
     T::deserialize(input).map_err(|e| {

@@ -66,6 +66,7 @@ impl Runtime {
             trust: tool.trust,
             schema_loaded: state == AvailabilityState::Loaded,
             why,
+            call_name: self.call_name(&tool.name),
         }
     }
 

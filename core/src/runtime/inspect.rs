@@ -46,10 +46,14 @@ impl Runtime {
             }
             (entry.clone(), Resolved::Handle)
         } else {
+            // A canonical name or alias, else the wire name a client was shown.
             let entry = self
                 .lookup(target)
+                .or_else(|| self.registry.by_wire(target).and_then(|c| self.lookup(c)))
                 .ok_or_else(|| self.unknown(session, target))?;
-            let how = if entry.descriptor.name == target {
+            let exact = entry.descriptor.name == target
+                || self.registry.wire_of(&entry.descriptor.name) == target;
+            let how = if exact {
                 Resolved::Name
             } else {
                 Resolved::Alias
@@ -94,6 +98,7 @@ impl Runtime {
         );
         let mut out = InspectOutput {
             name: tool.name.clone(),
+            call_name: self.call_name(&tool.name),
             title: tool.title.clone(),
             description: tool.description.clone(),
             source: tool.source,
@@ -141,12 +146,11 @@ impl Runtime {
                 },
             ));
         }
-        let state = self.load_state(session, &tool);
+        self.load_into(sid, &tool);
         let session = self
             .sessions
             .get_mut(sid)
             .ok_or_else(|| unknown_session(sid))?;
-        session.load(&tool, state);
         let handle = session.handles.issue(Binding {
             tool: tool.name.clone(),
             tool_version: tool.version.clone(),
@@ -365,18 +369,34 @@ impl Runtime {
             .collect()
     }
 
-    /// The canonical name behind a tool name a model called in `format`: only
-    /// names in the session's current export count, and once the session
-    /// exported `format`, only with the meaning and descriptor version that
-    /// export gave them. A name the model was shown for a tool that has since
-    /// changed is `schema.not_loaded` ("inspect it again"); one for a tool
-    /// that was removed is `tool.unknown` ("it was removed").
+    /// The canonical name behind a tool name a model called in `format`
+    /// ([`Runtime::call_target`] without saying whether it must be loaded first).
     pub fn model_call_target(
         &self,
         sid: &str,
         format: holaryn_model::Format,
         wire: &str,
     ) -> Result<String> {
+        self.call_target(sid, format, wire)
+            .map(CallTarget::into_name)
+    }
+
+    /// What a tool name a model called in `format` leads to: only names in
+    /// the session's current export count, and once the session exported
+    /// `format`, only with the meaning and descriptor version that export
+    /// gave them. A name the model was shown for a tool that has since
+    /// changed is `schema.not_loaded` ("inspect it again"); one for a tool
+    /// that was removed is `tool.unknown` ("it was removed"); one for a tool
+    /// unchanged but now denied, unavailable or catalog-only goes to the
+    /// gate, which says so. With `exactNameCalls`, the exact name of a tool
+    /// the session never listed loads its current descriptor first
+    /// ([`CallTarget::Load`]).
+    pub(crate) fn call_target(
+        &self,
+        sid: &str,
+        format: holaryn_model::Format,
+        wire: &str,
+    ) -> Result<CallTarget> {
         let export = self.current_export(sid, format)?;
         let session = self.session(sid)?;
         let dynamic = session.is_dynamic();
@@ -388,33 +408,84 @@ impl Runtime {
             }
         }
         let seen = session.exported.get(&format).map(|sent| sent.get(wire));
+        let route = |c: String| Ok(CallTarget::Route(c));
         match (seen, now) {
-            (Some(Some(seen)), Some(now)) if *seen == now => Ok(now.0),
+            (Some(Some(seen)), Some(now)) if *seen == now => route(now.0),
             // Same tool, and the model inspected its current version since.
             (Some(Some(seen)), Some(now))
                 if dynamic && seen.0 == now.0 && self.inspected_now(session, &now.0) =>
             {
-                Ok(now.0)
+                route(now.0)
             }
             (Some(Some(seen)), now) => {
                 let reassigned = now.is_some_and(|n| n.0 != seen.0);
+                if !reassigned && self.shown_but_barred(session, &seen.0, &seen.1) {
+                    return route(seen.0.clone());
+                }
                 Err(self.gone(session, wire, &seen.0, reassigned))
             }
-            (Some(None), Some(now)) if dynamic => Ok(now.0), // loaded since the last export
+            (Some(None), Some(now)) if dynamic => route(now.0), // loaded since the last export
             (Some(None), Some(_)) => Err(changed(wire, false)),
-            (None, Some(now)) => Ok(now.0),
+            (None, Some(now)) => route(now.0),
             (_, None) => {
                 let inspected = session
                     .loaded
-                    .keys()
-                    .find(|c| crate::formats::wire_for(format, c, &self.registry) == wire);
+                    .iter()
+                    .find(|(c, _)| crate::formats::wire_for(format, c, &self.registry) == wire);
                 match inspected {
-                    Some(c) => Err(self.gone(session, wire, c, false)),
+                    Some((c, l)) if self.shown_but_barred(session, c, &l.tool_version) => {
+                        route(c.clone())
+                    }
+                    Some((c, _)) => Err(self.gone(session, wire, c, false)),
+                    None if dynamic && session.options.exact_name_calls => {
+                        self.exact_target(session, wire)
+                    }
                     None if dynamic => Err(crate::formats::not_listed(wire)),
                     None => Err(crate::formats::not_listed(wire)
                         .with_next_action("call a tool by a name from the current tool list")),
                 }
             }
+        }
+    }
+
+    /// True when `canonical` is still the descriptor `version` the session
+    /// was shown, but is left out of its list because it is now denied,
+    /// unavailable or catalog-only: the gate refuses it, saying which.
+    fn shown_but_barred(&self, session: &Session, canonical: &str, version: &str) -> bool {
+        self.lookup(canonical).is_some_and(|e| {
+            e.descriptor.name == canonical
+                && e.descriptor.version == version
+                && matches!(
+                    self.state_of(session, &e.descriptor),
+                    AvailabilityState::Denied
+                        | AvailabilityState::Unavailable
+                        | AvailabilityState::CatalogOnly
+                )
+        })
+    }
+
+    /// A call by the exact name search and inspect show (`exactNameCalls`;
+    /// the call name, or the canonical name, never an alias):
+    /// a tool that may be listed is loaded at its current descriptor first;
+    /// a denied, unavailable or catalog-only one goes to the gate, which says
+    /// so; a hidden or unknown one is not in the list.
+    fn exact_target(&self, session: &Session, wire: &str) -> Result<CallTarget> {
+        // The call name, or the canonical name (what search shows as `name`).
+        let entry = self
+            .registry
+            .by_wire(wire)
+            .or_else(|| self.registry.get(wire).map(|e| e.descriptor.name.as_str()))
+            .filter(|c| *c == wire || self.registry.wire_of(c) == wire)
+            .and_then(|c| self.registry.get(c))
+            .filter(|e| self.is_discoverable(session, &e.descriptor));
+        let Some(e) = entry else {
+            return Err(crate::formats::not_listed(wire));
+        };
+        let name = e.descriptor.name.clone();
+        if self.listable(session, &e.descriptor) {
+            Ok(CallTarget::Load(name))
+        } else {
+            Ok(CallTarget::Route(name))
         }
     }
 
@@ -457,6 +528,23 @@ impl Runtime {
         .with_next_action(next)
     }
 }
+/// Where a model call by name goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CallTarget {
+    /// Into the gate by this canonical (or discovery tool) name.
+    Route(String),
+    /// Load this tool's current descriptor into the session, then into the gate.
+    Load(String),
+}
+
+impl CallTarget {
+    fn into_name(self) -> String {
+        match self {
+            CallTarget::Route(n) | CallTarget::Load(n) => n,
+        }
+    }
+}
+
 /// A wire name whose tool (or its descriptor) changed since the list was sent.
 fn changed(wire: &str, dynamic: bool) -> Error {
     let next = if dynamic {

@@ -26,6 +26,7 @@ use crate::embeddings::EmbeddingStore;
 use crate::policy::Decision;
 use crate::registry::{Entry, Registry, RegistryChange, Update};
 use crate::session::{Session, SessionOptions};
+use crate::working_set::WorkingSet;
 use holaryn_model::ProviderStatus;
 use holaryn_model::{Error, ErrorCode, Result};
 use holaryn_model::{ToolDescriptor, Visibility};
@@ -133,6 +134,8 @@ pub struct Runtime {
     pub(crate) embed_docs: Option<EmbedDocs>,
     /// The bounded-code compiler a host installed (see [`holaryn_code::decode`]).
     pub(crate) code_compiler: Option<holaryn_code::Compiler>,
+    /// Tools recently loaded by sessions that share it (`crate::working_set`).
+    pub(crate) working_set: WorkingSet,
 }
 
 impl Default for Runtime {
@@ -157,6 +160,7 @@ impl Runtime {
             embeddings: EmbeddingStore::default(),
             embed_docs: None,
             code_compiler: None,
+            working_set: WorkingSet::default(),
         }
     }
 
@@ -171,6 +175,50 @@ impl Runtime {
     /// without an input schema, instead of letting them take any object.
     pub fn set_require_input_schema(&mut self, on: bool) {
         self.require_input_schema = on;
+    }
+
+    /// The shared working set (`crate::working_set`).
+    pub fn working_set(&self) -> &WorkingSet {
+        &self.working_set
+    }
+
+    /// Replace the shared working set (e.g. the one a host kept on disk);
+    /// sessions created from now on start with it.
+    pub fn set_working_set(&mut self, set: WorkingSet) {
+        self.working_set = set;
+    }
+
+    /// Load `tool`'s current descriptor into a session, as an inspect does,
+    /// and add it to the working set when the session shares it.
+    pub(crate) fn load_into(&mut self, sid: &str, tool: &ToolDescriptor) {
+        let Some(session) = self.sessions.get(sid) else {
+            return;
+        };
+        let state = self.load_state(session, tool);
+        let Some(session) = self.sessions.get_mut(sid) else {
+            return;
+        };
+        session.load(tool, state);
+        if session.options.shared_working_set && tool.name != self.code_tool.descriptor.name {
+            self.working_set.touch(&tool.name);
+        }
+    }
+
+    /// The name a client calls a tool by, when it is not the canonical name
+    /// (its wire name: `github/create_issue` → `github__create_issue`).
+    pub(crate) fn call_name(&self, canonical: &str) -> Option<String> {
+        let wire = self.registry.wire_of(canonical);
+        (wire != canonical).then_some(wire)
+    }
+
+    /// True when a session may list `tool` without an inspect (working set,
+    /// exact-name call): discoverable, and `available` or
+    /// `approval_required` as if not loaded.
+    pub(crate) fn listable(&self, session: &Session, tool: &ToolDescriptor) -> bool {
+        matches!(
+            self.load_state(session, tool),
+            AvailabilityState::Available | AvailabilityState::ApprovalRequired
+        )
     }
 
     /// The registry (read-only; mutate through the runtime).
@@ -331,7 +379,10 @@ impl Runtime {
     }
 
     /// True when a tool loaded as `l` is still exactly what the model inspected:
-    /// same canonical tool, same descriptor version, same availability.
+    /// same canonical tool, same descriptor version, same availability. A
+    /// provider that is down (and may come back with the same descriptors) is
+    /// not a change: the tool is unavailable meanwhile, and listed again once
+    /// it reconnects unchanged.
     pub(crate) fn still_loaded(
         &self,
         session: &Session,
@@ -339,9 +390,10 @@ impl Runtime {
         l: &crate::session::LoadedSchema,
     ) -> bool {
         self.lookup(name).is_some_and(|e| {
+            let state = self.load_state(session, &e.descriptor);
             e.descriptor.name == name
                 && e.descriptor.version == l.tool_version
-                && self.load_state(session, &e.descriptor) == l.state
+                && (state == l.state || state == AvailabilityState::Unavailable)
         })
     }
 
@@ -398,7 +450,24 @@ impl Runtime {
             },
         )
         .session(&id);
+        let shared = session.is_dynamic() && session.options.shared_working_set;
         self.sessions.insert(id.clone(), session);
+        if shared {
+            // Oldest first, so the most recent tool takes the last slot.
+            for name in self.working_set.names().to_vec().iter().rev() {
+                let (tool, state) = match (self.registry.get(name), self.sessions.get(&id)) {
+                    (Some(e), Some(s))
+                        if e.descriptor.name == *name && self.listable(s, &e.descriptor) =>
+                    {
+                        (e.descriptor.clone(), self.load_state(s, &e.descriptor))
+                    }
+                    _ => continue,
+                };
+                if let Some(s) = self.sessions.get_mut(&id) {
+                    s.load(&tool, state);
+                }
+            }
+        }
         let initial: u64 = self
             .model_tools(&id)?
             .iter()

@@ -16,6 +16,7 @@
 //! programming errors are `Err`: an unknown session, and a provider-shaped
 //! call with no call id to address a result to.
 
+use super::inspect::CallTarget;
 use super::semantic::{EmbedFailure, EmbedRequest, SearchStep};
 use super::Runtime;
 use crate::content::{result_shape, ToolResult};
@@ -188,12 +189,27 @@ impl Runtime {
         };
         let parsed = match parsed {
             Ok(p) => p,
-            Err(e) => return Ok(reply.gate(self.refuse_call(sid, &e, json!({}), now_ms))),
+            Err(e) => {
+                let step = self.refuse_model_call(sid, &e, json!({}), &reply.call_id, now_ms);
+                return Ok(reply.gate(step));
+            }
         };
-        match self.model_call_target(sid, format, &parsed.name) {
-            Ok(name) => Ok(self.route(sid, &name, parsed.arguments, reply, now_ms)),
+        match self.call_target(sid, format, &parsed.name) {
+            Ok(CallTarget::Route(name)) => {
+                Ok(self.route(sid, &name, parsed.arguments, reply, now_ms))
+            }
+            Ok(CallTarget::Load(name)) => {
+                if let Some(tool) = self.lookup(&name).map(|e| e.descriptor.clone()) {
+                    self.load_into(sid, &tool);
+                }
+                Ok(self.route(sid, &name, parsed.arguments, reply, now_ms))
+            }
             Err(e) if e.code == ErrorCode::SessionUnknown => Err(e),
-            Err(e) => Ok(reply.gate(self.refuse_call(sid, &e, parsed.arguments, now_ms))),
+            Err(e) => {
+                let step =
+                    self.refuse_model_call(sid, &e, parsed.arguments, &reply.call_id, now_ms);
+                Ok(reply.gate(step))
+            }
         }
     }
 
@@ -236,7 +252,8 @@ impl Runtime {
         now_ms: u64,
     ) -> ModelCallStep {
         if !is_discovery_tool(name) {
-            return reply.gate(self.start_call(sid, name, args, now_ms));
+            let step = self.start_model_call(sid, name, args, &reply.call_id, now_ms);
+            return reply.gate(step);
         }
         if !self.session(sid).is_ok_and(|s| s.is_dynamic()) {
             let e = Error::new(
