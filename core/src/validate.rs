@@ -146,7 +146,10 @@ pub fn check_schema(tool: &str, field: &str, schema: &Value, metas: &MetaCache) 
         ));
     };
     let meta = metas.validator(draft).map_err(|m| invalid(m, None))?;
-    if let Err(err) = meta.validate(schema) {
+    let first = meta
+        .iter_errors_within(schema, holaryn_jsonschema::COMPILE_BUDGET)
+        .next();
+    if let Some(err) = first {
         let ptr = err.instance_path().to_string();
         let why = match err.kind() {
             holaryn_jsonschema::ErrorKind::BudgetExceeded => {

@@ -15,6 +15,10 @@ use std::hash::{Hash, Hasher};
 /// natively on a busy 2-core machine, whatever spends them
 /// (`npm run bench:validation`).
 pub const STEP_BUDGET: u64 = 1 << 21;
+/// Steps checking a schema against its meta-schema, and compiling it, may
+/// take (once per schema): real schemas are larger than arguments (a 76 KB
+/// output schema of a real MCP tool needs about 2^22).
+pub const COMPILE_BUDGET: u64 = 1 << 23;
 /// Steps charged for entering one schema object (its keywords' own loops are
 /// charged apart): measured, about 100 pattern steps' time.
 pub(crate) const EVAL_STEPS: u64 = 96;

@@ -5,7 +5,7 @@
 //! every `pattern` compiled. Nothing is fetched: a reference to a document
 //! that is neither the schema nor a known meta-schema does not compile.
 
-use super::budget::{Budget, STEP_BUDGET};
+use super::budget::{Budget, COMPILE_BUDGET};
 use super::draft::Draft;
 use super::error::CompileError;
 use super::meta;
@@ -182,7 +182,7 @@ impl Index {
             refs: HashMap::new(),
             dyn_refs: HashMap::new(),
             patterns: HashMap::new(),
-            budget: Budget::new(STEP_BUDGET),
+            budget: Budget::new(COMPILE_BUDGET),
         };
         index.add_doc(schema, draft)?;
         let mut seen = HashSet::new();
@@ -467,7 +467,7 @@ impl Index {
         Err(CompileError::new(
             ptr,
             format!(
-                "compiling the schema needs more than {STEP_BUDGET} steps (the compile budget)"
+                "compiling the schema needs more than {COMPILE_BUDGET} steps (the compile budget)"
             ),
         ))
     }

@@ -13,7 +13,7 @@
 //! - `uri`: RFC 3986 reference resolution;
 //! - `eval` and `keywords`: evaluation and annotations;
 //! - `value`: JSON equality and number semantics;
-//! - `budget`: the step budget ([`STEP_BUDGET`]) and the canonical hash;
+//! - `budget`: the step budgets ([`STEP_BUDGET`], [`COMPILE_BUDGET`]) and the canonical hash;
 //! - `meta`: embedded meta-schemas ([`meta_validator`] caches their validators);
 //! - `format`: the `format` checks ([`check_format`]);
 //! - `error`: errors and their messages.
@@ -33,7 +33,7 @@ mod meta;
 mod uri;
 mod value;
 
-pub use budget::STEP_BUDGET;
+pub use budget::{COMPILE_BUDGET, STEP_BUDGET};
 pub use draft::Draft;
 pub use error::{CompileError, ErrorKind, ValidationError};
 pub use format::{asserted_by_default as format_asserted_by_default, check as check_format};
@@ -109,7 +109,7 @@ pub fn validator_with_draft(schema: &Value, draft: Draft) -> Result<Validator, C
         None => draft,
     };
     let meta = meta_validator(draft).map_err(|m| CompileError::new("", m))?;
-    if let Some(err) = meta.iter_errors(schema).next() {
+    if let Some(err) = meta.iter_errors_within(schema, COMPILE_BUDGET).next() {
         let message = match err.kind {
             ErrorKind::BudgetExceeded => format!("the schema is too costly to check: {err}"),
             _ => err.message,
