@@ -18,7 +18,13 @@ tools, or {"tools": [...]} with inputSchema or input_schema; a DIR registers
 one provider per file (named after the file) with names qualified as
 provider/name, and *.tools.json files in it as ToolSpec arrays. A tool named
 like one of the runtime's own tools (tool_search, ...) is kept as
-<provider>/<name>, with a note on stderr.`;
+<provider>/<name>, with a note on stderr. One bad tool never costs the others:
+a tool the runtime refuses (and, in a DIR, a file it cannot read or parse) is
+skipped with one line on stderr (file, tool, code, pointer), and the command
+exits 0 when any tool registered. A server name that is no provider id
+("My Server") becomes one by the core's rule ("My-Server"); a schema without
+$schema in an older draft's forms is read in that draft, with a note.
+  --strict            all-or-nothing: the first skipped tool or file is an error (exit 2)`;
 
 const FILTERS = `  --provider ID       only tools of this provider (as tool_list filters)
   --source SOURCE     only tools of this source: mcp, native, skill, slash_command, browser, ...
@@ -26,8 +32,15 @@ const FILTERS = `  --provider ID       only tools of this provider (as tool_list
 
 const COMMANDS = {
   search: {
-    options: { catalog: string, top: integer(1, 8), provider: string, source: string, embeddings: string },
-    usage: `usage: holaryn search --catalog FILE|DIR "query" [--top N] [--provider ID] [--source SOURCE] [--embeddings FILE]
+    options: {
+      catalog: string,
+      top: integer(1, 8),
+      provider: string,
+      source: string,
+      embeddings: string,
+      strict: flag,
+    },
+    usage: `usage: holaryn search --catalog FILE|DIR "query" [--top N] [--provider ID] [--source SOURCE] [--embeddings FILE] [--strict]
 
 Ranks the catalog's tools for the query (tool_search) and prints the top N (1-8,
 default 8) with why each matched; says so when nothing fits.
@@ -48,8 +61,9 @@ ${CATALOG_HELP}`,
       provider: string,
       source: string,
       embeddings: string,
+      strict: flag,
     },
-    usage: `usage: holaryn rank --catalog FILE|DIR --queries FILE.jsonl [--top 8] [--out FILE] [--embeddings FILE]
+    usage: `usage: holaryn rank --catalog FILE|DIR --queries FILE.jsonl [--top 8] [--out FILE] [--embeddings FILE] [--strict]
 
 Ranks many queries. Input (--queries): one JSON object per line with an "id"
 (any JSON value, echoed back) and a string "query", e.g.

@@ -45,6 +45,9 @@ export function renderTable(rows, { state = "", source = "", text = "" } = {}) {
           h("code", {}, r.name),
           r.title && r.title !== r.name ? h("div", { class: "sub" }, r.title) : null,
           r.schemaMissing ? h("div", { class: "sub schema-missing" }, "no input schema: takes any object") : null,
+          r.dialect
+            ? h("div", { class: "sub schema-dialect", title: r.dialect.reason }, `schema read as ${r.dialect.draft}`)
+            : null,
         ),
         h("td", {}, r.source),
         h("td", { title: r.providerName || r.provider }, r.provider),

@@ -153,6 +153,7 @@ pub fn code_tool_entry() -> Entry {
         role: ToolRole::CodeMode,
         usage: None,
         schema_missing: false,
+        dialect: None,
         version: String::new(),
     };
     d.version = tool_version(&d);

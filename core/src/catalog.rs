@@ -45,28 +45,36 @@ pub struct Renamed {
     pub message: String,
 }
 
-/// A parsed catalog: its tools and the ones renamed on the way.
+/// A parsed catalog: its tools, the ones renamed on the way and the entries
+/// that are no tool (skipped, not refusing the catalog).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ParsedCatalog {
     /// The tools, in catalog order.
     pub specs: Vec<ToolSpec>,
     /// The tools renamed by [`CatalogOptions::qualify_refused_names`], in catalog order.
     pub renamed: Vec<Renamed>,
+    /// The entries that are no tool (not an object, no string name), in catalog order.
+    pub skipped: Vec<SkippedTool>,
 }
 
-/// Parse catalog text; `file` names the file in errors.
+/// Parse catalog text; `file` names the file in errors. Any entry that is
+/// no tool refuses it all (the answer has no room to say what was skipped:
+/// [`parse_catalog`] skips and says).
 pub fn parse_catalog_text(file: &str, text: &str, opts: &CatalogOptions) -> Result<Vec<ToolSpec>> {
-    parse_catalog(file, text, opts).map(|c| c.specs)
+    let value: Value = serde_json::from_str(text).map_err(|e| json_error(file, text, &e))?;
+    entries(file, &value, opts)?.tools.into_iter().collect()
 }
 
-/// Parse catalog text with what was renamed on the way (see
-/// [`CatalogOptions::qualify_refused_names`]); `file` names the file in errors.
+/// Parse catalog text with what was renamed (see
+/// [`CatalogOptions::qualify_refused_names`]) and skipped on the way; `file`
+/// names the file in errors. Only a catalog of the wrong shape as a whole
+/// (or text that is no JSON) is refused.
 pub fn parse_catalog(file: &str, text: &str, opts: &CatalogOptions) -> Result<ParsedCatalog> {
-    let value: Value = serde_json::from_str(text).map_err(|e| json_error(file, text, &e))?;
-    let parsed = entries(file, &value, opts)?;
+    let list = parse_provider_list(file, text, opts)?;
     Ok(ParsedCatalog {
-        specs: parsed.tools.into_iter().collect::<Result<_>>()?,
-        renamed: parsed.renamed,
+        specs: list.specs,
+        renamed: list.renamed,
+        skipped: list.skipped,
     })
 }
 
@@ -97,6 +105,8 @@ pub struct ProviderList {
     pub specs: Vec<ToolSpec>,
     /// The entries that are no tool.
     pub skipped: Vec<SkippedTool>,
+    /// The tools renamed by [`CatalogOptions::qualify_refused_names`], in catalog order.
+    pub renamed: Vec<Renamed>,
 }
 
 /// Parse catalog text as one provider's list (see [`ProviderList`]).
@@ -110,6 +120,7 @@ pub fn parse_provider_list(file: &str, text: &str, opts: &CatalogOptions) -> Res
     let mut list = ProviderList {
         specs: Vec::with_capacity(parsed.tools.len()),
         skipped: Vec::new(),
+        renamed: parsed.renamed,
         provider: parsed.provider,
     };
     for (i, tool) in parsed.tools.into_iter().enumerate() {
@@ -219,15 +230,18 @@ fn provider_for(file: &str, meta: Option<&Map<String, Value>>, opts: &CatalogOpt
     let get = |k: &str| meta.and_then(|m| m.get(k)).and_then(Value::as_str);
     let info = meta.and_then(|m| m.get("serverInfo"));
     let info_str = |k: &str| info.and_then(|i| i.get(k)).and_then(Value::as_str);
-    let id = opts
+    let named = opts
         .provider_id
         .clone()
         .or_else(|| get("server").map(str::to_string))
         .unwrap_or(stem);
+    // A name from outside (`My Server`) becomes an id by the core's one rule;
+    // the name as written stays the display name.
+    let id = holaryn_model::provider_slug(&named);
     Provider {
         display_name: info_str("title")
             .or_else(|| info_str("name"))
-            .unwrap_or(&id)
+            .unwrap_or(&named)
             .to_string(),
         kind: opts.source.clone().unwrap_or_else(|| "mcp".into()),
         version: info_str("version").map(str::to_string),

@@ -16,6 +16,7 @@
 use crate::json_text::{pointer_position, syntax_error};
 use crate::policy::{parse_patterns, Rules};
 use holaryn_model::{check_provider_id, escape_token, Error, ErrorCode, Result};
+use holaryn_model::{is_provider_slug, provider_slug};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -250,10 +251,13 @@ impl Cx<'_> {
 
     fn server(&self, name: &str, s: &Value) -> Result<GatewayServer> {
         let at = format!("/mcpServers/{}", escape_token(name));
-        if !is_server_name(name) {
+        if !is_provider_slug(name) {
             return Err(self.fail(
                 &at,
-                "a server name must be 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit (it becomes the provider id)",
+                format!(
+                    "a server name must be 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit (it becomes the provider id); catalogs would call this one `{}`",
+                    provider_slug(name)
+                ),
             ));
         }
         if let Err(e) = check_provider_id(name) {
@@ -457,17 +461,6 @@ impl Cx<'_> {
     }
 }
 
-/// The server-name shape: 1-64 ASCII letters, digits, `_`, `-` or `.`,
-/// starting with a letter or digit, so the name reads the same as a provider
-/// id, in a qualified tool name (`server/tool`) and in a wire name (`server__tool`).
-fn is_server_name(name: &str) -> bool {
-    let b = name.as_bytes();
-    (1..=64).contains(&b.len())
-        && b[0].is_ascii_alphanumeric()
-        && b.iter()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
-}
-
 /// An environment variable name as shells write one.
 fn is_env_name(name: &str) -> bool {
     let b = name.as_bytes();
@@ -629,9 +622,10 @@ mod tests {
 
     #[test]
     fn server_names() {
-        assert!(is_server_name("fs") && is_server_name("a.b-c_1") && is_server_name("Holaryn"));
+        let ok = |n: &str| is_provider_slug(n);
+        assert!(ok("fs") && ok("a.b-c_1") && ok("Holaryn"));
         for bad in ["", "-a", "a b", "a/b", "ü", &"x".repeat(65)] {
-            assert!(!is_server_name(bad), "{bad}");
+            assert!(!ok(bad), "{bad}");
         }
     }
 }

@@ -20,6 +20,7 @@ mod builtin;
 mod catalog;
 mod config;
 mod content;
+mod dialect;
 mod embeddings;
 mod formats;
 mod gate;

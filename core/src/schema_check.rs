@@ -12,14 +12,18 @@
 //!
 //! Anything the structural walk cannot decide cheaply — a `$ref` that is not
 //! a plain local pointer (remote, relative, an `#anchor`, percent-encoded),
-//! a `$dynamicRef` or `$recursiveRef`, or a nested `$id` that moves the base
-//! URI — is decided exactly by compiling the schema once, here; that is rare
-//! in real catalogs. A compile failure that still reaches a call or an
+//! a `$dynamicRef` or `$recursiveRef`, or a nested `$id` (draft-04: `id`)
+//! that moves the base URI — is decided exactly by compiling the schema once,
+//! here, with the validator's own resolution (`holaryn-jsonschema`'s index):
+//! under a nested `$id` a `#/…` reference means that resource, not the
+//! document root, so a `$ref` the walk cannot find in the root is no verdict
+//! until the walk knows that no `$id` moves the base. That is rare in real
+//! catalogs. A compile failure that still reaches a call or an
 //! inspect is reported as `descriptor.invalid_schema` there too, never as
 //! `args.invalid`.
 
-use holaryn_jsonschema::{holds, Holds};
-use holaryn_model::escape_token;
+use holaryn_jsonschema::{holds, Draft, Holds};
+use holaryn_model::{escape_token, Error, ErrorCode};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -40,32 +44,37 @@ pub struct Uncompilable {
     pub message: String,
 }
 
-/// Check that `schema` (already valid against its meta-schema) compiles;
-/// compiles it in full only when the structural walk cannot decide.
-pub fn check_compilable(schema: &Value) -> Result<(), Uncompilable> {
+/// Check that `schema` (already valid against `draft`'s meta-schema)
+/// compiles when read in `draft`; compiles it in full only when the
+/// structural walk cannot decide.
+pub fn check_compilable(schema: &Value, draft: Draft) -> Result<(), Uncompilable> {
     let mut walk = Walk {
         root: schema,
+        draft,
         path: Vec::new(),
         seen: BTreeSet::new(),
         unusual: None,
+        missing: None,
     };
     walk.schema(schema, true)?;
-    match walk.unusual {
+    match (walk.unusual, walk.missing) {
         // The exact compiler rarely names a place; the first reference the
         // walk could not decide is where to look.
-        Some(at) => compile(schema).map_err(|mut u| {
+        (Some(at), _) => compile(schema, draft).map_err(|mut u| {
             if u.pointer.is_empty() {
                 u.pointer = at;
             }
             u
         }),
-        None => Ok(()),
+        (None, Some(missing)) => Err(missing),
+        (None, None) => Ok(()),
     }
 }
 
-/// Compile `schema` exactly as the gate will, mapping a failure to its pointer.
-pub fn compile(schema: &Value) -> Result<(), Uncompilable> {
-    holaryn_jsonschema::validator_for(schema)
+/// Compile `schema` exactly as the gate will (in `draft` unless its
+/// `$schema` names another), mapping a failure to its pointer.
+pub fn compile(schema: &Value, draft: Draft) -> Result<(), Uncompilable> {
+    holaryn_jsonschema::validator_with_draft(schema, draft)
         .map(drop)
         .map_err(|e| Uncompilable {
             pointer: e.instance_path().to_string(),
@@ -86,10 +95,15 @@ enum Seg<'a> {
 
 struct Walk<'a> {
     root: &'a Value,
+    /// The dialect the schema is read in (draft-04 names its base URI `id`).
+    draft: Draft,
     path: Vec<Seg<'a>>,
     seen: BTreeSet<&'a str>,
     /// Where the first thing the walk cannot decide is.
     unusual: Option<String>,
+    /// The first `$ref` the walk could not resolve against the root: the
+    /// verdict unless a nested `$id` makes the compiler decide.
+    missing: Option<Uncompilable>,
 }
 
 impl<'a> Walk<'a> {
@@ -124,6 +138,9 @@ impl<'a> Walk<'a> {
             let k = key.as_str();
             match (k, value) {
                 ("$id", Value::String(_)) if !is_root => self.undecided(&[k]),
+                ("id", Value::String(_)) if !is_root && self.draft == Draft::Draft4 => {
+                    self.undecided(&[k]);
+                }
                 ("$dynamicRef" | "$recursiveRef", _) => self.undecided(&[k]),
                 ("pattern", Value::String(p)) => {
                     check_pattern(p).map_err(|m| bad(self.pointer(&[k]), m))?;
@@ -196,15 +213,36 @@ impl<'a> Walk<'a> {
                 Ok(())
             }
             Some(Value::Bool(_)) => Ok(()),
-            Some(_) => Err(bad(
-                self.pointer(&["$ref"]),
-                format!("`$ref` target `{r}` is not a schema (an object or a boolean)"),
-            )),
-            None => Err(bad(
-                self.pointer(&["$ref"]),
-                format!("`$ref` target `{r}` does not exist in this schema"),
-            )),
+            Some(_) => {
+                let why = format!("`$ref` target `{r}` is not a schema (an object or a boolean)");
+                self.unresolved(why);
+                Ok(())
+            }
+            None => {
+                self.unresolved(format!("`$ref` target `{r}` does not exist in this schema"));
+                Ok(())
+            }
         }
+    }
+
+    /// Remember the first reference the root does not resolve.
+    fn unresolved(&mut self, message: String) {
+        if self.missing.is_none() {
+            self.missing = Some(bad(self.pointer(&["$ref"]), message));
+        }
+    }
+}
+
+/// An input schema that cannot be compiled, as `descriptor.invalid_schema`.
+pub fn uncompilable(tool: &str, u: Uncompilable) -> Error {
+    let e = Error::new(ErrorCode::DescriptorInvalidSchema, u.message)
+        .with_tool(tool)
+        .with_field("inputSchema")
+        .with_next_action("ask the tool's provider to fix its input schema");
+    if u.pointer.is_empty() {
+        e
+    } else {
+        e.with_pointer(u.pointer)
     }
 }
 
@@ -239,39 +277,66 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    const D: Draft = Draft::Draft202012;
+
+    #[test]
+    fn refs_under_a_nested_id_resolve_in_that_resource() {
+        // The suite's "$ref resolves to /$defs/A under a nested $id" shape.
+        let nested = json!({"type": "object", "properties": {"x": {
+            "$id": "http://example.com/inner.json",
+            "$defs": {"A": {"type": "integer"}},
+            "$ref": "#/$defs/A"}}});
+        assert_eq!(check_compilable(&nested, D), Ok(()));
+        // Without the `$id` the same reference names the root: refused.
+        let mut flat = nested.clone();
+        flat["properties"]["x"]
+            .as_object_mut()
+            .map(|o| o.remove("$id"));
+        let err = check_compilable(&flat, D).expect_err("missing");
+        assert_eq!(err.pointer, "/properties/x/$ref");
+        // Draft-04 names the base URI `id` (and ignores a `$ref`'s siblings);
+        // later drafts ignore `id`.
+        let draft4 = json!({"type": "object", "properties": {"x": {
+            "id": "http://example.com/inner.json",
+            "definitions": {"A": {"type": "integer"}},
+            "properties": {"y": {"$ref": "#/definitions/A"}}}}});
+        assert_eq!(check_compilable(&draft4, Draft::Draft4), Ok(()));
+        assert!(check_compilable(&draft4, D).is_err());
+    }
+
     #[test]
     fn local_refs_resolve_and_missing_ones_are_named() {
         let ok = json!({"type": "object", "$defs": {"a": {"type": "string"}},
             "properties": {"x": {"$ref": "#/$defs/a"}, "y": {"$ref": "#"}}});
-        assert_eq!(check_compilable(&ok), Ok(()));
+        assert_eq!(check_compilable(&ok, D), Ok(()));
         let missing = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/nope"}}});
-        let err = check_compilable(&missing).expect_err("missing target");
+        let err = check_compilable(&missing, D).expect_err("missing target");
         assert_eq!(err.pointer, "/properties/x/$ref");
     }
 
     #[test]
     fn patterns_are_compiled_where_they_are() {
         let bad_key = json!({"type": "object", "patternProperties": {"(": {}}});
-        let err = check_compilable(&bad_key).expect_err("bad pattern");
+        let err = check_compilable(&bad_key, D).expect_err("bad pattern");
         assert_eq!(err.pointer, "/patternProperties/(");
         let nested =
             json!({"type": "object", "properties": {"a": {"items": {"pattern": "[z-a]"}}}});
-        let err = check_compilable(&nested).expect_err("bad pattern");
+        let err = check_compilable(&nested, D).expect_err("bad pattern");
         assert_eq!(err.pointer, "/properties/a/items/pattern");
         // A property *named* `pattern` is not a keyword.
         let named = json!({"type": "object", "properties": {"pattern": {"type": "string"}}});
-        assert_eq!(check_compilable(&named), Ok(()));
+        assert_eq!(check_compilable(&named, D), Ok(()));
     }
 
     #[test]
     fn remote_and_dynamic_refs_are_compiled_exactly() {
         let remote =
             json!({"type": "object", "properties": {"x": {"$ref": "https://example.com/s.json"}}});
-        let err = check_compilable(&remote).expect_err("remote");
+        let err = check_compilable(&remote, D).expect_err("remote");
         assert_eq!(err.pointer, "/properties/x/$ref");
         let dynamic = json!({"type": "object", "properties": {"x": {"$dynamicRef": "#nowhere"}}});
-        assert!(check_compilable(&dynamic).is_err());
+        assert!(check_compilable(&dynamic, D).is_err());
         let anchored = json!({"type": "object", "$defs": {"a": {"$anchor": "here"}}, "properties": {"x": {"$ref": "#here"}}});
-        assert_eq!(check_compilable(&anchored), Ok(()));
+        assert_eq!(check_compilable(&anchored, D), Ok(()));
     }
 }

@@ -181,11 +181,17 @@ impl SchemaPool {
         (schema, digest)
     }
 
-    /// Share a checked schema from now on; returns it as a tool takes it.
-    pub fn insert(&self, key: u64, digest: String, schema: Value) -> Shared {
+    /// Share a checked schema (read in `reading`'s dialect) from now on; returns it as a tool takes it.
+    pub fn insert(
+        &self,
+        key: u64,
+        digest: String,
+        schema: Value,
+        reading: crate::dialect::Reading,
+    ) -> Shared {
         let len = holaryn_model::json_len(&schema);
         let schema = Arc::new(schema);
-        let validator = SchemaValidator::default();
+        let validator = SchemaValidator::new(reading);
         let pool = &mut *self.0.borrow_mut();
         let slot = (
             Arc::downgrade(&schema),
@@ -248,6 +254,13 @@ mod tests {
     use holaryn_model::canonical_json;
     use serde_json::json;
 
+    fn reading() -> crate::dialect::Reading {
+        crate::dialect::Reading {
+            draft: holaryn_jsonschema::Draft::Draft202012,
+            note: None,
+        }
+    }
+
     #[test]
     fn canonical_equality_is_equal_canonical_text() {
         let vals = [
@@ -284,7 +297,7 @@ mod tests {
         let schema = |i: usize| json!({"description": format!("s{i}")});
         // All under one key, as a crafted collision would be.
         let kept: Vec<_> = (0..MAX_CHAIN + 2)
-            .map(|i| pool.insert(7, format!("d{i}"), schema(i)))
+            .map(|i| pool.insert(7, format!("d{i}"), schema(i), reading()))
             .collect();
         let outs: Vec<_> = (0..MAX_CHAIN + 2)
             .map(|i| pool.insert_output(9, format!("o{i}"), schema(i)))

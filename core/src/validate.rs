@@ -1,9 +1,10 @@
 //! Descriptor validation: host JSON → [`ToolDescriptor`], or a typed error
 //! naming the tool and the field.
 
+use crate::dialect::{Depth, Reading};
 use crate::schemas::{fast_hash, same_order, SchemaPool};
-use holaryn_jsonschema::{validator_for, Draft, Validator};
-use holaryn_model::json_digest;
+use holaryn_jsonschema::{validator_with_draft, Draft, Validator};
+use holaryn_model::{json_digest, SchemaDialect};
 use holaryn_model::{
     ApprovalMode, Invokability, ToolDescriptor, ToolRole, ToolSpec, Trust, Visibility,
 };
@@ -14,15 +15,38 @@ use std::sync::Arc;
 
 /// An input-schema validator compiled on first use and shared between
 /// registry versions (compiling every schema at registration is costly in
-/// wasm; registration checks schemas against the cached meta-schema instead).
-#[derive(Clone, Default)]
-pub struct SchemaValidator(Arc<std::sync::OnceLock<std::result::Result<Validator, String>>>);
+/// wasm; registration checks schemas against the cached meta-schema instead),
+/// with the dialect the schema is read in ([`crate::dialect`]).
+#[derive(Clone)]
+pub struct SchemaValidator(Arc<Compiled>);
+
+/// A schema's dialect and its validator once compiled.
+pub struct Compiled {
+    reading: Reading,
+    cell: std::sync::OnceLock<std::result::Result<Validator, String>>,
+}
+
+impl Default for SchemaValidator {
+    fn default() -> Self {
+        SchemaValidator::new(Reading {
+            draft: Draft::Draft202012,
+            note: None,
+        })
+    }
+}
 
 /// A [`SchemaValidator`] that does not keep its compiled form alive.
-pub type WeakValidator =
-    std::sync::Weak<std::sync::OnceLock<std::result::Result<Validator, String>>>;
+pub type WeakValidator = std::sync::Weak<Compiled>;
 
 impl SchemaValidator {
+    /// A validator to compile in `reading`'s draft.
+    pub fn new(reading: Reading) -> Self {
+        SchemaValidator(Arc::new(Compiled {
+            reading,
+            cell: std::sync::OnceLock::new(),
+        }))
+    }
+
     /// A reference that does not keep the validator alive.
     pub fn downgrade(&self) -> WeakValidator {
         Arc::downgrade(&self.0)
@@ -33,46 +57,23 @@ impl SchemaValidator {
         weak.upgrade().map(SchemaValidator)
     }
 
+    /// The note on the dialect, when the schema is read in an inferred older draft.
+    pub fn dialect(&self) -> Option<&SchemaDialect> {
+        self.0.reading.note.as_ref()
+    }
+
     /// The compiled validator for `schema` (the schema it was created for), or why it does not compile.
     pub fn get(&self, schema: &Value) -> std::result::Result<&Validator, &str> {
+        let draft = self.0.reading.draft;
         self.0
-            .get_or_init(|| validator_for(schema).map_err(|e| e.to_string()))
+            .cell
+            .get_or_init(|| validator_with_draft(schema, draft).map_err(|e| e.to_string()))
             .as_ref()
             .map_err(String::as_str)
     }
 }
 
-type MetaEntry = (Draft, Rc<Validator>);
-
-/// Meta-schema validators, built once per draft, shared by clones (a schema
-/// repeated across tools, input or output, is checked once through the
-/// [`SchemaPool`]).
-#[derive(Clone, Default)]
-pub struct MetaCache(Rc<std::cell::RefCell<Metas>>);
-
-#[derive(Default)]
-struct Metas {
-    validators: Vec<MetaEntry>,
-}
-
-use std::rc::Rc;
-
-impl std::fmt::Debug for MetaCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("MetaCache")
-    }
-}
-
-impl MetaCache {
-    fn validator(&self, draft: Draft) -> std::result::Result<Rc<Validator>, String> {
-        if let Some((_, v)) = self.0.borrow().validators.iter().find(|(d, _)| *d == draft) {
-            return Ok(v.clone());
-        }
-        let v = holaryn_jsonschema::meta_validator(draft)?;
-        self.0.borrow_mut().validators.push((draft, v.clone()));
-        Ok(v)
-    }
-}
+pub use crate::dialect::MetaCache;
 
 /// Check a tool name or alias's shape; `field` names where it came from
 /// (what a name may *mean* is `check_reserved_names` in `crates/model/src/names.rs`).
@@ -119,41 +120,27 @@ pub fn name_refusal(spec: &ToolSpec) -> Option<Error> {
         .filter(|e| e.field.as_deref() == Some("name"))
 }
 
-/// Check that `schema` is a valid JSON Schema (against its draft's meta-schema).
-pub fn check_schema(tool: &str, field: &str, schema: &Value, metas: &MetaCache) -> Result<()> {
-    let invalid = |msg: String, pointer: Option<String>| {
-        let mut e = Error::new(ErrorCode::DescriptorInvalidSchema, msg)
-            .with_tool(tool)
-            .with_field(field);
-        if let Some(p) = pointer {
-            e = e.with_pointer(p);
-        }
-        e
-    };
+/// Check that `schema` is a JSON object some dialect reads ([`crate::dialect`]):
+/// the declared draft, 2020-12, or an older draft whose forms it uses.
+pub fn check_schema(
+    tool: &str,
+    field: &str,
+    schema: &Value,
+    metas: &MetaCache,
+    depth: Depth,
+) -> Result<Reading> {
     if !schema.is_object() {
-        return Err(invalid(
+        return Err(Error::new(
+            ErrorCode::DescriptorInvalidSchema,
             format!(
                 "a tool schema must be a JSON object, not {}",
                 kind_of(schema)
             ),
-            None,
-        ));
+        )
+        .with_tool(tool)
+        .with_field(field));
     }
-    let Some(draft) = Draft::detect(schema) else {
-        return Err(invalid(
-            "unsupported `$schema`: use draft-04, -06, -07, 2019-09 or 2020-12".into(),
-            Some("/$schema".into()),
-        ));
-    };
-    let meta = metas.validator(draft).map_err(|m| invalid(m, None))?;
-    if let Err(err) = meta.validate(schema) {
-        let ptr = err.instance_path().to_string();
-        return Err(invalid(
-            format!("not a valid JSON Schema: {err}"),
-            Some(ptr).filter(|p| !p.is_empty()),
-        ));
-    }
-    Ok(())
+    crate::dialect::read(tool, field, schema, metas, depth)
 }
 
 /// MCP arguments are always a JSON object: a root `type`, when present,
@@ -177,18 +164,7 @@ fn check_input_root(tool: &str, schema: &Value) -> Result<()> {
     .with_pointer("/type"))
 }
 
-/// An input schema that cannot be compiled, as `descriptor.invalid_schema`.
-pub fn uncompilable(tool: &str, u: crate::schema_check::Uncompilable) -> Error {
-    let e = Error::new(ErrorCode::DescriptorInvalidSchema, u.message)
-        .with_tool(tool)
-        .with_field("inputSchema")
-        .with_next_action("ask the tool's provider to fix its input schema");
-    if u.pointer.is_empty() {
-        e
-    } else {
-        e.with_pointer(u.pointer)
-    }
-}
+pub use crate::schema_check::uncompilable;
 
 /// Refuse a tool without an input schema when the host requires one.
 pub fn require_input_schema(spec: &ToolSpec) -> Result<()> {
@@ -301,11 +277,9 @@ pub fn normalise(
         }
         Some(shared) => shared,
         None => {
-            check_schema(&tool, "inputSchema", &input_schema, metas)?;
+            let reading = check_schema(&tool, "inputSchema", &input_schema, metas, Depth::Compile)?;
             check_input_root(&tool, &input_schema)?;
-            crate::schema_check::check_compilable(&input_schema)
-                .map_err(|u| uncompilable(&tool, u))?;
-            pool.insert(key, json_digest(&input_schema), input_schema)
+            pool.insert(key, json_digest(&input_schema), input_schema, reading)
         }
     };
     // Like the input schema: one check and one digest per distinct schema.
@@ -316,7 +290,7 @@ pub fn normalise(
                 Some((shared, digest)) if !same_order(&shared, &out) => (Arc::new(out), digest),
                 Some(shared) => shared,
                 None => {
-                    check_schema(&tool, "outputSchema", &out, metas)?;
+                    check_schema(&tool, "outputSchema", &out, metas, Depth::Meta)?;
                     pool.insert_output(key, json_digest(&out), out)
                 }
             };
@@ -383,6 +357,7 @@ pub fn normalise(
         usage: spec.usage,
         schema_hash,
         schema_missing,
+        dialect: validator.dialect().cloned(),
         version: String::new(),
     };
     desc.version = version_with(&desc, output_hash);

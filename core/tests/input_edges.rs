@@ -246,3 +246,67 @@ fn discovery_inputs_the_runtime_cannot_represent_are_input_invalid_with_their_po
         (ErrorCode::InputInvalid, Some("/name"))
     );
 }
+
+#[test]
+fn an_older_drafts_schema_registers_with_its_dialect_shown_everywhere() {
+    // Issue 30: draft-04's boolean `exclusiveMinimum`, no `$schema`.
+    let mut rt = Runtime::new();
+    let old = json!({"type": "object", "properties": {
+        "days": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}}, "required": ["days"]});
+    rt.register_values(
+        &[
+            tool("forecast", Some(old)),
+            tool(
+                "plain",
+                Some(json!({"type": "object", "definitions": {"a": {}}})),
+            ),
+        ],
+        0,
+    )
+    .expect("both register");
+    let dialect = |name: &str| {
+        rt.registry()
+            .get(name)
+            .expect("tool")
+            .descriptor
+            .dialect
+            .clone()
+    };
+    let note = dialect("forecast").expect("noted");
+    assert_eq!(note.draft, "draft-04");
+    assert!(
+        note.reason.contains("/properties/days/exclusiveMinimum"),
+        "{}",
+        note.reason
+    );
+    assert_eq!(
+        dialect("plain"),
+        None,
+        "`definitions` alone does not switch"
+    );
+    let sid = rt
+        .create_session(SessionOptions::default(), &secret(4), 0)
+        .expect("session");
+    let rows = rt.capability_table(&sid).expect("table");
+    let row = rows.iter().find(|r| r.name == "forecast").expect("row");
+    assert_eq!(row.dialect.as_ref(), Some(&note));
+    let inspected = rt
+        .tool_inspect(&sid, &json!({"name": "forecast"}), 1)
+        .expect("inspect");
+    assert_eq!(inspected.dialect.as_ref(), Some(&note));
+    // Read as draft-04: 0 is excluded, 1 is fine.
+    let (code, pointers) = refused_args(
+        rt.registry()
+            .get("forecast")
+            .expect("tool")
+            .descriptor
+            .input_schema
+            .as_ref()
+            .clone(),
+        json!({"days": 0}),
+    );
+    assert_eq!(
+        (code.as_str(), pointers),
+        ("args.invalid", vec!["/days".to_string()])
+    );
+}

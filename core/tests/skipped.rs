@@ -250,6 +250,7 @@ fn duplicates_and_alias_clashes_skip_the_tool_of_the_relist() {
         },
         specs,
         skipped: Vec::new(),
+        renamed: Vec::new(),
     };
     let out = rt.sync_provider_list(list, 2).expect("sync");
     assert_eq!(out.change.expect("change").added, ["fine"]);

@@ -21,28 +21,38 @@ export function describe(err, file) {
   return `${where ? `${where}: ` : ""}${err.detail ?? err.message} (${err.code ?? "error"})`;
 }
 
+/** One line for a tool the core skipped: file, tool, code, pointer (or field) and why. */
+export function describeSkipped(t, file) {
+  const at = t.pointer ? ` at ${t.pointer}` : "";
+  const field = t.field ? ` (${t.field}${at})` : at;
+  return `${basename(file)}: tool \`${t.name}\`${field}: ${t.message} (${t.code})`;
+}
+
 /**
- * Register one catalog file's tools as one provider; returns notes on the tools it namespaced. A tool whose
- * name the core refuses but would accept as `<provider>/<name>` (a name the runtime reserves for its own tools,
- * like `tool_search`) is kept under that namespace instead of refusing the whole catalog: the core's catalog
- * rule (`qualifyRefusedNames`), which also says what it renamed. A name the namespace does not fix still
- * refuses the catalog.
+ * Register one catalog file's tools as one provider's re-list (`syncCatalog`): each tool the core refuses is
+ * skipped (a line in `skipped`) while the rest register. A tool whose name the core refuses but would accept
+ * as `<provider>/<name>` (a name the runtime reserves for its own tools, like `tool_search`) is kept under
+ * that namespace (the core's catalog rule, `qualifyRefusedNames`), noted in `notes`. With `strict`, the
+ * first skipped tool refuses the file (CliError). Returns {notes, skipped: string[]}.
  */
-export function registerFile(runtime, file, text, opts) {
-  const { specs, renamed } = runtime.constructor.parseCatalogWithNotes(file, text, {
-    ...opts,
-    qualifyRefusedNames: true,
-  });
+export function registerFile(runtime, file, text, opts, strict = false) {
+  let sync;
   try {
-    runtime.syncProvider(specs[0]?.provider?.id ?? basename(file), specs);
+    sync = runtime.syncCatalog(file, text, { ...opts, qualifyRefusedNames: true });
   } catch (e) {
     throw new CliError(describe(e, file));
   }
-  return renamed.map((r) => `${basename(file)}: ${r.message}; ranked as \`${r.to}\``);
+  const skipped = sync.skipped.map((t) => describeSkipped(t, file));
+  if (strict && skipped.length) throw new CliError(`${skipped[0]} (--strict: every tool must register)`);
+  const notes = (sync.renamed ?? []).map((r) => `${basename(file)}: ${r.message}; ranked as \`${r.to}\``);
+  return { notes, skipped };
 }
 
-/** Register a ToolSpec array file (`*.tools.json`). */
-export function registerSpecFile(runtime, file, text) {
+/**
+ * Register a ToolSpec array file (`*.tools.json`): all at once (`registerTools`, all-or-nothing); when that is
+ * refused and not `strict`, one tool at a time, each refused one a line in `skipped`. Returns {notes, skipped}.
+ */
+export function registerSpecFile(runtime, file, text, strict = false) {
   let specs;
   try {
     specs = JSON.parse(text);
@@ -51,9 +61,19 @@ export function registerSpecFile(runtime, file, text) {
   }
   try {
     runtime.registerTools(specs);
+    return { notes: [], skipped: [] };
   } catch (e) {
-    throw new CliError(describe(e, file));
+    if (strict || !Array.isArray(specs)) throw new CliError(describe(e, file));
   }
+  const skipped = [];
+  for (const spec of specs) {
+    try {
+      runtime.registerTools([spec]);
+    } catch (e) {
+      skipped.push(describe(e, basename(file)));
+    }
+  }
+  return { notes: [], skipped };
 }
 
 /** A ToolSpec array file (`*.tools.json`) rather than an MCP catalog. */
@@ -68,21 +88,22 @@ export function directoryOrder(names) {
 const wrap = (e, file) => (e instanceof CliError ? e : new CliError(describe(e, file)));
 
 /** Register a single catalog file (not in a directory): its provider is its `server` field or its name. */
-export function registerSingleFile(runtime, file, text) {
-  if (isSpecFile(file)) return (registerSpecFile(runtime, file, text), { notes: [] });
+export function registerSingleFile(runtime, file, text, strict = false) {
+  if (isSpecFile(file)) return registerSpecFile(runtime, file, text, strict);
   try {
-    return { notes: registerFile(runtime, file, text) };
+    return registerFile(runtime, file, text, {}, strict);
   } catch (e) {
     throw wrap(e, file);
   }
 }
 
 /**
- * Register one file of a catalog directory by the convention; returns {notes} (tools it
- * namespaced), or {skipped} for JSON that is not a catalog at all (an index, a manifest).
+ * Register one file of a catalog directory by the convention; returns {notes} (tools it namespaced) and
+ * {skipped} (lines: the tools it skipped), or {ignored} for JSON that is not a catalog at all (an index, a
+ * manifest). A file that is no JSON or no catalog shape refuses only itself (CliError; the caller decides).
  */
-export function registerDirectoryFile(runtime, file, text) {
-  if (isSpecFile(file)) return (registerSpecFile(runtime, file, text), { notes: [] });
+export function registerDirectoryFile(runtime, file, text, strict = false) {
+  if (isSpecFile(file)) return registerSpecFile(runtime, file, text, strict);
   let value;
   try {
     value = JSON.parse(text);
@@ -90,15 +111,11 @@ export function registerDirectoryFile(runtime, file, text) {
     value = undefined; // malformed: the core's parse error names the position
   }
   if (value !== undefined && !Array.isArray(value) && !(value && typeof value === "object" && "tools" in value)) {
-    return { notes: [], skipped: `${basename(file)}: not a catalog (no tools array)` };
+    return { notes: [], skipped: [], ignored: `${basename(file)}: not a catalog (no tools array)` };
   }
   try {
-    return {
-      notes: registerFile(runtime, file, text, {
-        providerId: basename(file).replace(/\.json$/, ""),
-        qualifyNames: true,
-      }),
-    };
+    const opts = { providerId: basename(file).replace(/\.json$/, ""), qualifyNames: true };
+    return registerFile(runtime, file, text, opts, strict);
   } catch (e) {
     throw wrap(e, file);
   }

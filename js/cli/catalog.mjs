@@ -9,8 +9,14 @@ import { describe, directoryOrder, registerDirectoryFile, registerSingleFile } f
 
 export { CliError, describe };
 
-/** Register a catalog file or directory into `runtime`; returns {files, tools, skipped, notes}. */
-export function loadCatalog(runtime, path) {
+/**
+ * Register a catalog file or directory into `runtime`; returns {files, tools, skipped, notes}. One bad tool
+ * never costs the others: a tool the core refuses is skipped (a line in `skipped`: file, tool, code,
+ * pointer), and in a directory a file that cannot be read or parsed is skipped too; the rest register. With
+ * `strict`, the first of those refuses the whole catalog (CliError). When tools were skipped and none
+ * registered, that is a CliError too. Tools whose input schema is read in an older draft are noted.
+ */
+export function loadCatalog(runtime, path, { strict = false } = {}) {
   let st;
   try {
     st = statSync(path);
@@ -23,16 +29,26 @@ export function loadCatalog(runtime, path) {
   const notes = [];
   let loaded = 0;
   for (const file of files) {
-    let text;
+    let r;
     try {
-      text = readFileSync(file, "utf8");
+      const text = readFileSync(file, "utf8");
+      r = dir ? registerDirectoryFile(runtime, file, text, strict) : registerSingleFile(runtime, file, text, strict);
     } catch (e) {
-      throw new CliError(`${file}: cannot read: ${e.code ?? e.message}`);
+      const err = e instanceof CliError ? e : new CliError(`${file}: cannot read: ${e.code ?? e.message}`);
+      if (strict || !dir) throw err;
+      skipped.push(err.message);
+      continue;
     }
-    const r = dir ? registerDirectoryFile(runtime, file, text) : registerSingleFile(runtime, file, text);
-    if (r.skipped) skipped.push(r.skipped);
+    if (r.ignored) skipped.push(r.ignored);
+    else loaded += 1;
+    skipped.push(...r.skipped);
     notes.push(...r.notes);
-    if (!r.skipped) loaded += 1;
+  }
+  if (runtime.size === 0 && skipped.length && !skipped.every((s) => s.endsWith("(no tools array)"))) {
+    throw new CliError(`no tool registered from ${path}: ${skipped[0]}`);
+  }
+  for (const t of runtime.tools()) {
+    if (t.dialect) notes.push(`tool \`${t.name}\`: input schema read as ${t.dialect.draft} (${t.dialect.reason})`);
   }
   return { files: loaded, tools: runtime.size, skipped, notes };
 }

@@ -49,10 +49,10 @@ function checkProvider(opts, info) {
   throw new CliError(`--provider ${JSON.stringify(opts.provider)}: no such provider in this catalog (known: ${shown})`);
 }
 
-function session(HolarynRuntime, catalog, embeddings) {
+function session(HolarynRuntime, catalog, embeddings, strict) {
   const runtime = new HolarynRuntime();
   const l0 = process.hrtime.bigint();
-  const info = loadCatalog(runtime, catalog);
+  const info = loadCatalog(runtime, catalog, { strict });
   info.loadMs = Number(process.hrtime.bigint() - l0) / 1e6;
   for (const s of info.skipped) process.stderr.write(`holaryn: skipping ${s}\n`);
   for (const n of info.notes) process.stderr.write(`holaryn: ${n}\n`);
@@ -110,7 +110,7 @@ export async function searchCommand({ HolarynRuntime }, opts) {
   if (!query) throw new CliError('search needs a query: holaryn search --catalog FILE "query"');
   checkFilters(HolarynRuntime, opts);
   const embeddings = opts.embeddings ? { file: opts.embeddings, data: readEmbeddings(opts.embeddings) } : undefined;
-  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, embeddings);
+  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, embeddings, opts.strict);
   info.providers = providersOf(runtime);
   checkProvider(opts, info);
   const t0 = process.hrtime.bigint();
@@ -166,7 +166,7 @@ export async function rankCommand({ HolarynRuntime }, opts) {
     }
     queries.push(q);
   });
-  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, embeddings);
+  const { runtime, session: s, info } = session(HolarynRuntime, opts.catalog, embeddings, opts.strict);
   info.providers = providersOf(runtime);
   checkProvider(opts, info);
   const out = [];

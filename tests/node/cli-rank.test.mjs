@@ -135,6 +135,51 @@ test("search prints the hint when nothing fits, and no such line when a tool fit
   assert.match(fits.stdout, /1\. rename_file/);
 });
 
+// Issue 30: one bad tool never costs the others. A directory whose file (and so provider) is named with a
+// space, a tool in draft-04's form without `$schema`, a tool no dialect reads and a file that is no JSON:
+// every good tool registers, each refusal is one line, the draft-04 tool carries a dialect note; --strict
+// makes it all-or-nothing.
+test("a catalog directory with a spaced server name, a draft-04 schema and bad entries ranks every good tool", () => {
+  const dir = mkdtempSync(join(tmpdir(), "wild-"));
+  const cat = join(dir, "catalog");
+  mkdirSync(cat);
+  const draft4 = {
+    name: "forecast",
+    description: "Weather forecast for a number of days ahead.",
+    inputSchema: {
+      type: "object",
+      properties: { days: { type: "integer", minimum: 0, exclusiveMinimum: true } },
+      required: ["days"],
+    },
+  };
+  const broken = {
+    name: "broken",
+    description: "No dialect reads it.",
+    inputSchema: { type: "object", minProperties: -1 },
+  };
+  writeFileSync(
+    join(cat, "My Weather Server.json"),
+    JSON.stringify({ tools: [draft4, tool("alerts", "Weather alerts."), broken] }),
+  );
+  writeFileSync(join(cat, "files.json"), JSON.stringify({ tools: [tool("rename_file", "Rename or move a file.")] }));
+  writeFileSync(join(cat, "garbage.json"), "{ not json");
+  const queries = join(dir, "q.jsonl");
+  writeFileSync(queries, `${JSON.stringify({ id: 1, query: "weather forecast for days" })}\n`);
+  const r = holaryn("rank", "--catalog", cat, "--queries", queries);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /over 3 tools/);
+  assert.match(
+    r.stderr,
+    /My Weather Server\.json: tool `My-Weather-Server\/broken` \(inputSchema at \/minProperties\): .*\(descriptor\.invalid_schema\)/,
+  );
+  assert.match(r.stderr, /garbage\.json.*catalog\.malformed/);
+  assert.match(r.stderr, /tool `My-Weather-Server\/forecast`: input schema read as draft-04 \(.*exclusiveMinimum/);
+  assert.deepEqual(JSON.parse(r.stdout.trim()).ranked[0], "My-Weather-Server/forecast");
+  const strict = holaryn("rank", "--catalog", cat, "--queries", queries, "--strict");
+  assert.equal(strict.status, 2);
+  assert.match(strict.stderr, /--strict|catalog\.malformed/);
+});
+
 test("CLI edges (issue 31): load + register time, flags checked before the load, unknown provider, the hint once", () => {
   const { dir, catalog, queries } = workspace();
   const fits = holaryn("search", "--catalog", catalog, "rename a file");

@@ -219,6 +219,18 @@ impl HolarynSession {
         self.with_rt(|rt, _| rt.capability_table(&self.id))
     }
 
+    /// Whether the provider's resources, prompts and completions are shown to this session (not hidden, not all denied).
+    #[wasm_bindgen(js_name = providerExposed)]
+    pub fn provider_exposed(&self, provider: &str) -> Result<bool, JsValue> {
+        self.run(|rt, _| rt.provider_exposed(&self.id, provider))
+    }
+
+    /// The provider-safe wire name of a canonical name (`server/prompt` → `server__prompt`), by the tool names rule.
+    #[wasm_bindgen(js_name = wireName)]
+    pub fn wire_name(&self, canonical: &str) -> String {
+        holaryn_core::Runtime::wire_name(canonical)
+    }
+
     /// Policy entries worth a second look (exact names matching no tool, duplicates, …); not errors.
     #[wasm_bindgen(js_name = policyWarnings, unchecked_return_type = "PolicyWarning[]")]
     pub fn policy_warnings(&self) -> Result<JsValue, JsValue> {

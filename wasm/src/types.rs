@@ -40,7 +40,11 @@ export interface ToolDescriptor {
   usage?: string; schemaHash: string; version: string;
   /** Set when the host gave no (or a `null`) `inputSchema`: the tool takes any object. */
   schemaMissing?: boolean;
+  /** Set when the input schema has no `$schema`, is invalid as 2020-12 and is read in an older draft whose forms it uses. */
+  dialect?: SchemaDialect;
 }
+/** The older draft a schema without `$schema` is read in (`draft-04`, `draft-06`, `draft-07`, `2019-09`), and why. */
+export interface SchemaDialect { draft: string; reason: string; }
 
 /** Options of `new HolarynRuntime(options?)`. */
 export interface RuntimeOptions {
@@ -62,8 +66,8 @@ export interface CatalogOptions {
 }
 /** A tool `qualifyRefusedNames` renamed: `from` as the catalog named it, `to` as it is kept, and the refusal of `from`. */
 export interface RenamedTool { from: string; to: string; code: OutcomeCode; message: string; }
-/** What `parseCatalogWithNotes` returns: the tools, and those renamed on the way. */
-export interface ParsedCatalog { specs: ToolSpec[]; renamed: RenamedTool[]; }
+/** What `parseCatalogWithNotes` returns: the tools, those renamed on the way, and the entries that are no tool (skipped). */
+export interface ParsedCatalog { specs: ToolSpec[]; renamed: RenamedTool[]; skipped: SkippedTool[]; }
 
 /** A `holaryn gateway` server: stdio (`command`), Streamable HTTP (`url`), legacy HTTP+SSE (`"type": "sse"`), or `disabled` (nothing else set). */
 export type GatewayServer =
@@ -93,10 +97,11 @@ export interface GatewayConfig {
  */
 export interface SkippedTool {
   name: string; localName?: string; provider: Provider; source: string; trust?: Trust; code: OutcomeCode; field?: string;
-  message: string; nextAction: string;
+  /** The JSON pointer of the refused value (in the field's schema, or in the catalog file), when known. */
+  pointer?: string; message: string; nextAction: string;
 }
 /** What `syncCatalog` did: the registry change (null: no registered tool changed) and every tool it skipped. */
-export interface ProviderSync { change: RegistryChange | null; skipped: SkippedTool[]; }
+export interface ProviderSync { change: RegistryChange | null; skipped: SkippedTool[]; renamed?: RenamedTool[]; }
 
 export interface PolicyRules { allow?: string[]; deny?: string[]; }
 export interface PolicyFile { path: string; text: string; }
@@ -151,6 +156,7 @@ export interface InspectOutput {
   name: string; callName?: string; title: string; description: string; source: Source; provider: string; trust: Trust; permissions: string[];
   annotations: Annotations; aliases: string[]; availability: Availability; asksFirst: boolean; loaded: boolean;
   schema?: JsonSchema; outputSchema?: JsonSchema; schemaHash?: string; version: string; handle?: string; usage?: string;
+  dialect?: SchemaDialect;
 }
 export interface ModelTool { name: string; description: string; inputSchema: JsonSchema; }
 export interface Footprint { now: number; atCreation: number; staticEquivalent: number; }
@@ -159,7 +165,7 @@ export interface PolicyWarning { scope: PolicyScope; entry: string; pointer: str
 export interface CapabilityRow {
   name: string; title: string; source: Source; provider: string; providerName: string; availability: Availability;
   permissions: string[]; trust: Trust; provenance: string; asksFirst: boolean; ambientProcessAccess: boolean;
-  schemaMissing: boolean;
+  schemaMissing: boolean; dialect?: SchemaDialect;
 }
 
 export type CallPath = "direct" | "alias" | "handle" | "legacy_script" | "code";

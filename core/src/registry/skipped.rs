@@ -43,6 +43,10 @@ pub struct SkippedTool {
     /// The descriptor field refused (`name`, `inputSchema`, `aliases[1]`), when one was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// The JSON pointer of the refused value (into the field's schema, or
+    /// into the catalog file for an entry that is no tool), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
     /// What was wrong, in words (for the operator; never copied into activity).
     pub message: String,
     /// The next safe action ("fix the tool on the server: …").
@@ -104,6 +108,7 @@ impl Listing {
             trust: self.trust,
             code: e.code,
             field: e.field.clone(),
+            pointer: e.pointer.clone(),
             message: e.message.clone(),
             next_action: e.next_action.clone().unwrap_or_else(|| fix(e)),
         }

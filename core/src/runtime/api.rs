@@ -178,6 +178,9 @@ pub struct InspectOutput {
     /// How to use a catalog-only entry through its own surface.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub usage: Option<String>,
+    /// The older draft the input schema is read in, and why (no `$schema`, invalid as 2020-12).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<holaryn_model::SchemaDialect>,
 }
 
 /// Schema-byte footprint of the model-visible tools.
@@ -220,6 +223,9 @@ pub struct CapabilityRow {
     pub ambient_process_access: bool,
     /// The tool declared no input schema, so it takes any object.
     pub schema_missing: bool,
+    /// The older draft the input schema is read in, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<holaryn_model::SchemaDialect>,
 }
 
 pub(super) fn bad_input(msg: impl Into<String>, field: &str) -> Error {

@@ -116,6 +116,7 @@ impl Runtime {
             version: tool.version.clone(),
             handle: None,
             usage: tool.usage.clone(),
+            dialect: tool.dialect.clone(),
         };
         if !loadable {
             let (kind, outcome) = match avail.state {
@@ -279,6 +280,36 @@ impl Runtime {
         Ok(self.session(sid)?.policy.warnings(self.registry()))
     }
 
+    /// Whether a provider's resources, prompts and completions are shown to a
+    /// session (the gateway's proxy): not when the session hides the provider,
+    /// nor when it has tools and every one is hidden or denied for the session.
+    pub fn provider_exposed(&self, sid: &str, provider: &str) -> Result<bool> {
+        let session = self.session(sid)?;
+        if session
+            .policy
+            .hidden_providers
+            .iter()
+            .any(|p| p == provider)
+        {
+            return Ok(false);
+        }
+        let mut any = false;
+        for t in self.index.tools().filter(|t| t.provider.id == provider) {
+            any = true;
+            let state = self.availability_of(session, t).state;
+            if !matches!(state, AvailabilityState::Hidden | AvailabilityState::Denied) {
+                return Ok(true);
+            }
+        }
+        Ok(!any)
+    }
+
+    /// The provider-safe name (`^[a-zA-Z0-9_-]{1,64}$`) the tool names rule
+    /// gives `canonical` (`server/prompt` → `server__prompt`).
+    pub fn wire_name(canonical: &str) -> String {
+        holaryn_model::wire_name(canonical)
+    }
+
     /// The Capability Center table: one row per catalog tool, hidden ones included.
     pub fn capability_table(&mut self, sid: &str) -> Result<Vec<CapabilityRow>> {
         let session = self.session(sid)?;
@@ -300,6 +331,7 @@ impl Runtime {
                     asks_first: t.asks_first(),
                     ambient_process_access: t.role == ToolRole::LegacyScript,
                     schema_missing: t.schema_missing,
+                    dialect: t.dialect.clone(),
                 }
             })
             .collect();
@@ -325,6 +357,7 @@ fn skipped_row(t: &crate::registry::SkippedTool) -> CapabilityRow {
         asks_first: false,
         ambient_process_access: false,
         schema_missing: false,
+        dialect: None,
     }
 }
 

@@ -18,6 +18,9 @@ pub struct ProviderSync {
     pub change: Option<RegistryChange>,
     /// Every tool this re-list skipped.
     pub skipped: Vec<SkippedTool>,
+    /// The tools the catalog rule renamed (`qualifyRefusedNames`), in catalog order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub renamed: Vec<crate::catalog::Renamed>,
 }
 
 impl Runtime {
@@ -32,6 +35,7 @@ impl Runtime {
             provider,
             mut specs,
             mut skipped,
+            renamed,
         } = list;
         if self.require_input_schema {
             specs.retain(|spec| match crate::validate::require_input_schema(spec) {
@@ -56,7 +60,11 @@ impl Runtime {
         for tool in skipped.iter().filter(|t| !before.contains(t)) {
             self.record(ActivityRecord::skipped(tool, &version), now_ms);
         }
-        Ok(ProviderSync { change, skipped })
+        Ok(ProviderSync {
+            change,
+            skipped,
+            renamed,
+        })
     }
 
     /// Remove a provider: its tools, its status and its skipped tools.

@@ -52,6 +52,17 @@ impl Draft {
         }
     }
 
+    /// The draft's usual name: `draft-04`, `draft-06`, `draft-07`, `2019-09` or `2020-12`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Draft::Draft4 => "draft-04",
+            Draft::Draft6 => "draft-06",
+            Draft::Draft7 => "draft-07",
+            Draft::Draft201909 => "2019-09",
+            Draft::Draft202012 => "2020-12",
+        }
+    }
+
     /// 4, 6, 7, 2019 or 2020 (as the `format` checks take it).
     pub fn number(self) -> u16 {
         match self {

@@ -237,6 +237,15 @@ pub struct ToolSpec {
     pub usage: Option<String>,
 }
 
+/// The draft an input schema without `$schema` is read in, when not 2020-12.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SchemaDialect {
+    /// `draft-04`, `draft-06`, `draft-07` or `2019-09`.
+    pub draft: String,
+    /// Why: what 2020-12 refuses, and where.
+    pub reason: String,
+}
+
 /// A validated, normalised tool in the registry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -286,6 +295,11 @@ pub struct ToolDescriptor {
     /// put in `{"type": "object", "properties": {}}` (any object).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub schema_missing: bool,
+    /// Set when the input schema declares no `$schema`, is invalid as
+    /// 2020-12 (MCP's default) and is read in an older draft whose forms it
+    /// uses (`core/src/dialect.rs`). Not versioned: the schema's digest is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<SchemaDialect>,
     /// `sha256:` digest of the descriptor's versioned content.
     pub version: String,
 }

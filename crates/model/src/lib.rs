@@ -33,8 +33,8 @@ mod outcome;
 pub use args::{mark_json_text, unrepresentable};
 pub use codes::Code;
 pub use descriptor::{
-    Annotations, ApprovalMode, Invokability, Provider, ProviderStatus, Source, SummarySpan,
-    ToolDescriptor, ToolRole, ToolSpec, Trust, Visibility,
+    Annotations, ApprovalMode, Invokability, Provider, ProviderStatus, SchemaDialect, Source,
+    SummarySpan, ToolDescriptor, ToolRole, ToolSpec, Trust, Visibility,
 };
 pub use error::{line_col_utf16, Error, ErrorCode, Result};
 pub use format::Format;
@@ -45,8 +45,8 @@ pub use hash::{
 pub use json::{escape_token, exact_in_js, json_len};
 pub use names::{
     check_provider_id, check_spec as check_reserved_names, is_discovery_tool, is_provider_safe,
-    meaning, wire_name, wire_names, Meaning, DISCOVERY_TOOLS, HANDLE_PREFIX, MAX_NAME_BYTES,
-    RUNTIME_PROVIDER, RUNTIME_TOOL_NAMES, RUN_TOOL_CODE, RUN_TOOL_SCRIPT, TOOL_INSPECT, TOOL_LIST,
-    TOOL_SEARCH,
+    is_provider_slug, meaning, provider_slug, wire_name, wire_names, Meaning, DISCOVERY_TOOLS,
+    HANDLE_PREFIX, MAX_NAME_BYTES, RUNTIME_PROVIDER, RUNTIME_TOOL_NAMES, RUN_TOOL_CODE,
+    RUN_TOOL_SCRIPT, TOOL_INSPECT, TOOL_LIST, TOOL_SEARCH,
 };
 pub use outcome::{ArgError, CallOutcome, CallPath, CallStatus, Stage};

@@ -154,6 +154,61 @@ pub fn check_provider_id(id: &str) -> Result<()> {
     Ok(())
 }
 
+/// True when `id` is already a provider slug: 1-64 ASCII letters, digits,
+/// `_`, `-` or `.`, starting with a letter or digit ([`provider_slug`] leaves
+/// it as it is). Gateway server names must be one.
+pub fn is_provider_slug(id: &str) -> bool {
+    let b = id.as_bytes();
+    (1..=64).contains(&b.len())
+        && b[0].is_ascii_alphanumeric()
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+}
+
+/// The provider id for a provider named `name` in a real config or catalog
+/// (a server called `My Server`, `Café`, `acme.tools`): the one rule, used
+/// wherever a name from outside becomes a provider id (catalog files, the
+/// gateway config's server names, so policies match what they produce). A
+/// slug ([`is_provider_slug`]) stays as it is: capitals and dots are kept,
+/// ids compare exactly. Otherwise whitespace and every character outside
+/// the slug alphabet become `-` (runs collapse, ends are trimmed); when a
+/// non-ASCII character was replaced, or nothing is left, or the result is
+/// too long, `-` and 8 hex digits of the name's SHA-256 are added (the base
+/// cut to 55 bytes), so distinct names keep distinct ids. Deterministic: the
+/// same name gives the same id in every run; the name itself stays the
+/// provider's display name.
+pub fn provider_slug(name: &str) -> String {
+    if is_provider_slug(name) {
+        return name.to_string();
+    }
+    let mut out = String::with_capacity(name.len());
+    let mut lossy = false;
+    for c in name.chars() {
+        let keep = c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+        if keep {
+            out.push(c);
+        } else {
+            lossy |= !c.is_ascii() && !c.is_whitespace();
+            if !out.ends_with('-') {
+                out.push('-');
+            }
+        }
+    }
+    let mut base = out
+        .trim_matches(|c: char| !c.is_ascii_alphanumeric())
+        .to_string();
+    if lossy || base.is_empty() || base.len() > 64 {
+        base.truncate(55);
+        let tag = hex(&sha256(name.as_bytes())[..4]);
+        base = if base.is_empty() {
+            format!("p-{tag}")
+        } else {
+            format!("{base}-{tag}")
+        };
+    }
+    base
+}
+
 /// Apply the rule to a spec: refuse a misleading name, or say the tool is the
 /// legacy script (`true`) because one of its names means `run_tool_script`.
 pub fn check_spec(spec: &ToolSpec) -> Result<bool> {
@@ -295,6 +350,26 @@ pub fn wire_names<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn provider_slugs_are_stable_and_keep_slugs() {
+        for id in ["github", "Acme.Tools", "my_server-2"] {
+            assert_eq!(provider_slug(id), id);
+        }
+        assert_eq!(provider_slug("My  Server"), "My-Server");
+        assert_eq!(provider_slug(" weather (beta) "), "weather-beta");
+        let cafe = provider_slug("Café Tools");
+        assert!(
+            cafe.starts_with("Caf-Tools-") && is_provider_slug(&cafe),
+            "{cafe}"
+        );
+        assert_ne!(cafe, provider_slug("Cafè Tools"));
+        assert_eq!(cafe, provider_slug("Café Tools"));
+        let han = provider_slug("天气");
+        assert!(han.starts_with("p-") && is_provider_slug(&han), "{han}");
+        let long = provider_slug(&"a b".repeat(40));
+        assert!(is_provider_slug(&long), "{long}");
+    }
 
     #[test]
     fn meanings_fold_case_and_dashes() {
