@@ -10,6 +10,11 @@
 //! schema is used, and the descriptor says which and why
 //! ([`SchemaDialect`]). Keywords legal under 2020-12 (`definitions`,
 //! `dependencies`) never make it invalid, so they never switch the dialect.
+//! A schema that uses a keyword only 2020-12 has (`$dynamicRef`,
+//! `$dynamicAnchor`, `prefixItems`) is never read in an older draft, and one
+//! using a keyword 2019-09 introduced (`unevaluatedProperties`, `$anchor`,
+//! `dependentSchemas`, …) never in draft-04/06/07: an older draft would
+//! silently ignore what the author wrote, so 2020-12's refusal stands.
 //! Only a schema no dialect reads is refused, with 2020-12's error.
 
 use holaryn_jsonschema::{Draft, Validator};
@@ -109,8 +114,14 @@ pub fn read(
         // Over the compile budget: another draft would spend it again.
         return Err(refusal);
     }
+    let newest = newest_keywords(schema);
     for draft in OLDER {
-        if check(draft).is_ok() {
+        let too_old = match newest {
+            Newest::Draft202012 => true,
+            Newest::Draft201909 => draft != Draft::Draft201909,
+            Newest::Older => false,
+        };
+        if !too_old && check(draft).is_ok() {
             let at = refusal.pointer.as_deref().unwrap_or("");
             let at = if at.is_empty() { "the root" } else { at };
             let reason = format!(
@@ -129,6 +140,75 @@ pub fn read(
         }
     }
     Err(refusal)
+}
+
+/// The newest draft whose own keywords a schema uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Newest {
+    /// Only keywords draft-04/06/07 also know (or none at all).
+    Older,
+    /// A keyword 2019-09 introduced.
+    Draft201909,
+    /// A keyword only 2020-12 has.
+    Draft202012,
+}
+
+/// Keywords 2020-12 introduced.
+const ONLY_2020_12: [&str; 3] = ["$dynamicRef", "$dynamicAnchor", "prefixItems"];
+/// Keywords 2019-09 introduced (2020-12 kept them).
+const SINCE_2019_09: [&str; 11] = [
+    "$anchor",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "$vocabulary",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "dependentRequired",
+    "dependentSchemas",
+    "minContains",
+    "maxContains",
+    "contentSchema",
+];
+/// Keywords whose value is data, not a schema.
+const DATA: [&str; 4] = ["enum", "const", "default", "examples"];
+/// Keywords whose value maps names to schemas (the names are not keywords).
+const SCHEMA_MAPS: [&str; 5] = [
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+/// The newest draft whose keywords `schema` uses, looking through subschemas
+/// (not through data such as `enum`, nor at property names).
+fn newest_keywords(schema: &Value) -> Newest {
+    let mut newest = Newest::Older;
+    let mut stack = vec![schema];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => {
+                for (k, child) in map {
+                    if ONLY_2020_12.contains(&k.as_str()) {
+                        return Newest::Draft202012;
+                    }
+                    if SINCE_2019_09.contains(&k.as_str()) {
+                        newest = Newest::Draft201909;
+                    }
+                    if DATA.contains(&k.as_str()) {
+                        continue;
+                    }
+                    match (SCHEMA_MAPS.contains(&k.as_str()), child) {
+                        (true, Value::Object(named)) => stack.extend(named.values()),
+                        _ => stack.push(child),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    newest
 }
 
 /// How a refusal for a schema too costly to meta-validate begins.
@@ -236,5 +316,29 @@ mod tests {
         assert_eq!(err.code, ErrorCode::DescriptorInvalidSchema);
         let nobody = reading(json!({"type": "object", "minProperties": -1})).expect_err("none");
         assert_eq!(nobody.pointer.as_deref(), Some("/minProperties"));
+    }
+    #[test]
+    fn newer_keywords_keep_the_2020_12_refusal() {
+        // `$dynamicRef` means something only in 2020-12: draft-07 would ignore it.
+        let dynamic =
+            reading(json!({"type": "object", "properties": {"a": {"$dynamicRef": "#nope"}}}))
+                .expect_err("2020-12 cannot compile it, no older draft may read it");
+        assert_eq!(
+            dynamic.pointer.as_deref(),
+            Some("/properties/a/$dynamicRef")
+        );
+        // A 2019-09 keyword next to a draft-04 form: only 2019-09 may read it, and it cannot.
+        let mixed = reading(json!({"type": "object", "unevaluatedProperties": false,
+            "properties": {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": true}}}));
+        assert!(mixed.is_err(), "{mixed:?}");
+        // A property named like a newer keyword is not that keyword.
+        let named = reading(json!({"type": "object", "properties": {
+            "prefixItems": {"type": "number", "minimum": 0, "exclusiveMinimum": true}}}))
+        .expect("draft-04 reads it");
+        assert_eq!(named.draft, Draft::Draft4);
+        assert_eq!(
+            newest_keywords(&json!({"enum": [{"$dynamicRef": 1}]})),
+            Newest::Older
+        );
     }
 }
