@@ -68,7 +68,7 @@ export function superviseServers(
     const { server } = link;
     try {
       link.adapter = await connectMcpProvider(runtime, () => open(link), {
-        providerId: server.name,
+        providerId: server.id,
         qualifyNames,
         reconnect: { ...BACKOFF, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout },
         onWarning: (w) => {
@@ -79,7 +79,7 @@ export function superviseServers(
         },
         onReconnect: () => log(`[${server.name}] reconnected`),
       });
-      runtime.setProviderStatus(server.name, "connected");
+      runtime.setProviderStatus(server.id, "connected");
       log(`[${server.name}] connected: ${link.adapter.initial?.added?.length ?? 0} tools`);
       if (server.kind !== "stdio") link.health = timers.setInterval(() => check(link), healthMs);
     } catch (e) {
@@ -113,7 +113,7 @@ export function superviseServers(
       .filter((s) => !s.disabled)
       .map((server) => {
         const link = { server, attempts: 0 };
-        links.set(server.name, link);
+        links.set(server.id, link);
         return start(link);
       }),
   );
@@ -133,7 +133,7 @@ export function superviseServers(
         throw e;
       });
     },
-    /** One row per server: name, transport, state (`connected`, `reconnecting`, `unreachable`, `closed`), last error. */
+    /** One row per server: name (the config key), provider id, transport, state (`connected`, `reconnecting`, `unreachable`, `closed`), last error. */
     status() {
       return [...links.values()].map((l) => {
         const state = closing
@@ -145,6 +145,7 @@ export function superviseServers(
               : "reconnecting";
         return {
           name: l.server.name,
+          id: l.server.id,
           kind: l.server.kind,
           state,
           ...(l.error && state !== "connected" ? { error: l.error } : {}),
