@@ -35,6 +35,7 @@ export type OutcomeCode =
   | "schema.not_loaded"
   | "tool.changed"
   | "args.invalid"
+  | "args.budget_exceeded"
   | "code.nesting"
   | "hook.vetoed"
   | "approval.denied"

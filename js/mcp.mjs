@@ -29,6 +29,9 @@ async function sdkTypes() {
 
 /** Every tool of a server, following `nextCursor`. */
 export async function listAllTools(client) {
+  // A server with only resources or prompts has no tools to list (tools/list would be refused).
+  const caps = client.getServerCapabilities?.();
+  if (caps && !caps.tools) return [];
   const tools = [];
   let cursor;
   do {
@@ -194,8 +197,11 @@ export async function connectMcpProvider(runtime, client, options = {}) {
     owns: (req) => req.providerId === providerId,
     /** Execute a gated call via tools/call on the current client; MCP errors become tool failures. */
     async execute(req) {
+      // `onprogress` (a host that relays progress, e.g. the gateway): the server's progress goes there.
+      const progress = req.onprogress ? { onprogress: req.onprogress, resetTimeoutOnProgress: true } : {};
       const result = await current.callTool({ name: req.localName, arguments: req.args ?? {} }, undefined, {
         signal: req.signal,
+        ...progress,
       });
       const text = (result.content ?? [])
         .filter((c) => c.type === "text")

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (cargo-fuzz + libFuzzer, nightly) of holaryn-core.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
-#        scripts/fuzz.sh --build   (only build every target, unoptimised: the
-#                                   npm test step that keeps them compiling;
+#        scripts/fuzz.sh --build   (only build every target, unoptimised;
 #                                   ~2.4x less CPU cold than the fuzzing build)
+#        scripts/fuzz.sh --smoke SECONDS [TARGET...]
+#                                  (the npm test step: build every target
+#                                   unoptimised once, then run each for SECONDS
+#                                   from its checked-in seeds only, in a fresh
+#                                   corpus; a crash or a time-out fails)
 #   Runs every target in fuzz/fuzz_targets (or the named ones) for SECONDS
 #   each (default 60), one at a time, one process each, then prints a table
 #   of executions, exec/s, cov and ft per target. Exits 1 if any target
@@ -20,6 +24,15 @@ if [ "${1:-}" = "--build" ]; then
   # shellcheck disable=SC2086 # a list of flags
   exec cargo +nightly fuzz build --dev $FUZZ_BUILD_FLAGS
 fi
+smoke=""
+if [ "${1:-}" = "--smoke" ]; then
+  smoke=1
+  shift
+  cargo fmt --check
+  # shellcheck disable=SC2086 # a list of flags
+  cargo +nightly fuzz build --dev $FUZZ_BUILD_FLAGS
+  FUZZ_BUILD_FLAGS="--dev $FUZZ_BUILD_FLAGS"
+fi
 secs="${1:-60}"
 shift || true
 targets=("$@")
@@ -28,12 +41,14 @@ logs="$(mktemp -d)"
 status=0
 rows=()
 for t in "${targets[@]}"; do
-  mkdir -p "corpus/$t" "artifacts/$t"
+  corpus="corpus/$t"
+  [ -z "$smoke" ] || corpus="$logs/corpus-$t"
+  mkdir -p "$corpus" "artifacts/$t"
   dict=dicts/json.dict
   [ -f "dicts/$t.dict" ] && dict="dicts/$t.dict"
   step "fuzz $t for ${secs}s"
   # shellcheck disable=SC2086 # the flag variables are lists of flags
-  { cargo +nightly fuzz run $FUZZ_BUILD_FLAGS "$t" "corpus/$t" "seeds/$t" -- \
+  { cargo +nightly fuzz run $FUZZ_BUILD_FLAGS "$t" "$corpus" "seeds/$t" -- \
     -max_total_time="$secs" -dict="$dict" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 ${FUZZ_ARGS:-} 2>&1; echo "$?" >"$logs/$t.rc"; } |
     tee "$logs/$t.log" | grep --line-buffered -E '^#[0-9]+[[:space:]]+(INITED|DONE)|ERROR|panicked|SUMMARY|Test unit written' || true

@@ -105,6 +105,10 @@ pub fn read(
         }
         Err(e) => e,
     };
+    if refusal.message.starts_with(TOO_COSTLY) {
+        // Over the compile budget: another draft would spend it again.
+        return Err(refusal);
+    }
     for draft in OLDER {
         if check(draft).is_ok() {
             let at = refusal.pointer.as_deref().unwrap_or("");
@@ -127,6 +131,9 @@ pub fn read(
     Err(refusal)
 }
 
+/// How a refusal for a schema too costly to meta-validate begins.
+const TOO_COSTLY: &str = "the schema is too costly to check against its meta-schema";
+
 /// `Ok` when `schema` is valid against `draft`'s meta-schema (and, for
 /// [`Depth::Compile`], compiles in `draft`).
 fn fits(
@@ -140,14 +147,18 @@ fn fits(
     let meta = metas
         .validator(draft)
         .map_err(|m| invalid(tool, field, m, String::new()))?;
-    if let Err(err) = meta.validate(schema) {
+    let first = meta
+        .iter_errors_within(schema, holaryn_jsonschema::COMPILE_BUDGET)
+        .next();
+    if let Some(err) = first {
         let ptr = err.instance_path().to_string();
-        return Err(invalid(
-            tool,
-            field,
-            format!("not a valid JSON Schema: {err}"),
-            ptr,
-        ));
+        let why = match err.kind() {
+            holaryn_jsonschema::ErrorKind::BudgetExceeded => {
+                format!("{TOO_COSTLY}: {err}")
+            }
+            _ => format!("not a valid JSON Schema: {err}"),
+        };
+        return Err(invalid(tool, field, why, ptr));
     }
     if depth == Depth::Compile {
         crate::schema_check::check_compilable(schema, draft)

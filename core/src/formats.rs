@@ -150,6 +150,12 @@ fn bad(msg: &str) -> Error {
         )
 }
 
+/// A call's arguments (`input`, `arguments`) the binding could not read as JSON
+/// (nested deeper than its conversion goes): refused as arguments that do not parse are.
+pub fn unreadable_arguments(field: &str, why: &str) -> Error {
+    bad(&format!("tool call `{field}` is not JSON: {why}"))
+}
+
 fn str_field<'a>(v: &'a Value, key: &str) -> Result<&'a str> {
     v.get(key)
         .and_then(Value::as_str)

@@ -169,6 +169,19 @@ fn arguments_are_always_an_object() {
 }
 
 #[test]
+fn arguments_past_the_validation_budget_are_refused_with_their_pointer() {
+    // Issue 30: undecided is refused, as its own code, where the budget ran out.
+    let key = format!("{}b", "a".repeat(30));
+    let schema = json!({"type": "object", "patternProperties": {"^(a+)+$": {"type": "integer"}}});
+    let args: serde_json::Map<String, Value> =
+        (0..100).map(|i| (format!("{key}{i}"), json!(1))).collect();
+    let (code, pointers) = refused_args(schema, Value::Object(args));
+    assert_eq!(code, "args.budget_exceeded");
+    assert_eq!(pointers.len(), 1);
+    assert!(pointers[0].starts_with(&format!("/{key}")), "{pointers:?}");
+}
+
+#[test]
 fn unrepresentable_arguments_are_refused_with_their_pointer() {
     // What a model sends as JSON text: a lone surrogate, and integers a JS number would round.
     let cases = [

@@ -375,3 +375,39 @@ fn bounded_code_mode_off_is_a_session_option_not_provider_visibility() {
     assert!(a.next_action.contains("boundedCodeMode"), "{a:?}");
     assert!(!a.next_action.contains("provider"), "{a:?}");
 }
+
+#[test]
+fn provider_exposed_follows_hidden_providers_and_all_denied_tools() {
+    let mut rt = Runtime::new();
+    let mut corp = native("corp_tool", "From a provider the host hides");
+    corp["provider"] = json!({"id": "corp"});
+    let mut db = native("db_query", "Query");
+    db["provider"] = json!({"id": "db"});
+    let mut db2 = native("db_write", "Write");
+    db2["provider"] = json!({"id": "db"});
+    rt.register_values(&[native("read_file", "Read"), corp, db, db2], 0)
+        .expect("tools");
+    let opts = SessionOptions {
+        dynamic_discovery: true,
+        hidden_providers: vec!["corp".into(), "docs".into()],
+        rules: Some(json!({"deny": ["db_query"]})),
+        ..Default::default()
+    };
+    let sid = rt.create_session(opts, &secret(9), 0).expect("session");
+    let exposed = |rt: &Runtime, p: &str| rt.provider_exposed(&sid, p).expect("session");
+    assert!(exposed(&rt, "host"));
+    assert!(!exposed(&rt, "corp"), "hidden provider");
+    assert!(!exposed(&rt, "docs"), "hidden provider without tools");
+    assert!(exposed(&rt, "db"), "one of its tools is allowed");
+    assert!(exposed(&rt, "prompts_only"), "a provider without tools");
+    rt.edit_session(&sid, 1, |s| {
+        s.set_rules(&json!({"deny": ["db_query", "db_write"]}))
+    })
+    .expect("rules");
+    assert!(!exposed(&rt, "db"), "every tool denied");
+    assert!(rt.provider_exposed("nope", "host").is_err());
+    assert_eq!(
+        Runtime::wire_name("reference/test_prompt"),
+        "reference__test_prompt"
+    );
+}

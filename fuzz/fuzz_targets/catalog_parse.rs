@@ -31,6 +31,7 @@ fuzz_target!(|data: &[u8]| {
             Some(Trust::Untrusted),
             Some(Trust::Builtin),
         ][usize::from(o >> 3) % 4],
+        qualify_refused_names: o & 0x80 != 0,
     };
     let (specs, text, value) = if b.byte().is_multiple_of(2) {
         let text = String::from_utf8_lossy(b.rest()).into_owned();

@@ -17,14 +17,16 @@ const backoffMs = (n) => Math.min(BACKOFF.maxDelayMs, BACKOFF.initialDelayMs * 2
  * Keep the servers of a config connected to `runtime`.
  * @param {object} runtime a HolarynRuntime
  * @param {object[]} servers the checked `servers` of a gateway config
- * @param {{qualifyNames?: boolean, log?: (line: string) => void, timers?: object, healthMs?: number}} options
+ * @param {{qualifyNames?: boolean, log?: (line: string) => void, timers?: object, healthMs?: number, relay?: object}} options
  *   `timers`: `{setTimeout, clearTimeout, setInterval, clearInterval}` (tests may inject them);
- *   `healthMs`: how often an HTTP server is pinged (a dead stdio server closes its pipe instead).
+ *   `healthMs`: how often an HTTP server is pinged (a dead stdio server closes its pipe instead);
+ *   `relay`: the resources/prompts/sampling relay (proxy.mjs): its `capabilities` are declared and
+ *   `attach(name, client)` is called on every (re)connect.
  */
 export function superviseServers(
   runtime,
   servers,
-  { qualifyNames = true, log = () => {}, timers = globalThis, healthMs = 10_000 } = {},
+  { qualifyNames = true, log = () => {}, timers = globalThis, healthMs = 10_000, relay } = {},
 ) {
   const links = new Map();
   let closing = false;
@@ -33,7 +35,10 @@ export function superviseServers(
   async function open(link) {
     const { server } = link;
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-    const client = new Client({ name: "holaryn-gateway", version: "0.1.0" });
+    const client = new Client(
+      { name: "holaryn-gateway", version: "0.1.0" },
+      { capabilities: relay?.capabilities ?? {} },
+    );
     let transport;
     if (server.kind === "stdio") {
       const { StdioClientTransport, getDefaultEnvironment } = await import("@modelcontextprotocol/sdk/client/stdio.js");
@@ -60,6 +65,7 @@ export function superviseServers(
     }
     link.client = client;
     link.error = undefined;
+    relay?.attach(server.id, client);
     return client;
   }
 
@@ -132,6 +138,12 @@ export function superviseServers(
         if (link.server.kind !== "stdio") check(link);
         throw e;
       });
+    },
+    /** The connected servers' clients, in config order (the relay's downstream side), each named by its provider id. */
+    clients() {
+      return [...links.values()]
+        .filter((l) => l.client && l.adapter?.connected)
+        .map((l) => ({ name: l.server.id, client: l.client }));
     },
     /** One row per server: name (the config key), provider id, transport, state (`connected`, `reconnecting`, `unreachable`, `closed`), last error. */
     status() {

@@ -7,6 +7,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { HolarynRuntime } from "../node.mjs";
 import { GatewayConfigError, loadGatewayConfig } from "./config.mjs";
 import { superviseServers } from "./downstream.mjs";
+import { createRelay } from "./proxy.mjs";
 import { openState } from "./state.mjs";
 import { operatorDesk, savePolicyFile } from "./ui.mjs";
 import { createUpstream } from "./upstream.mjs";
@@ -78,10 +79,18 @@ export async function startGateway({ config, log = () => {}, timers, ui = false,
     });
   }
   const state = openState(runtime, stateDir, log);
+  // Resources, prompts, completions, logging, progress, sampling and elicitation (proxy.mjs).
+  const relay = createRelay({
+    clients: () => downstream.clients(),
+    execute: (req) => downstream.execute(req),
+    runtime,
+    log,
+  });
   const downstream = superviseServers(runtime, cfg.servers, {
     qualifyNames: cfg.holaryn.qualifyNames ?? true,
     log,
     timers,
+    relay,
   });
   await downstream.ready;
   const upstreams = new Set();
@@ -120,17 +129,19 @@ export async function startGateway({ config, log = () => {}, timers, ui = false,
       const u = createUpstream({
         runtime,
         sessionOptions: sessionOptions(),
-        execute: (req) => downstream.execute(req),
+        execute: (req, call) => relay.execute(req, call),
         approvalFallback: cfg.holaryn.approvalFallback,
         operator: gateway.desk,
         version: VERSION,
         log,
         afterCall: () => state.save(),
       });
+      const unbind = relay.bind(u);
       upstreams.add(u);
       const close = u.close;
       u.close = async () => {
         upstreams.delete(u);
+        await unbind();
         await close();
       };
       return u;

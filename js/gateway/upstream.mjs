@@ -125,7 +125,13 @@ export function createUpstream({
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const host = { execute, approve: (req) => approve(req, extra.signal), signal: extra.signal };
+    // `execute` also gets the client's request (progress token, request id: proxy.mjs relays on them).
+    const call = { u: upstream, request, extra };
+    const host = {
+      execute: (req) => execute(req, call),
+      approve: (req) => approve(req, extra.signal),
+      signal: extra.signal,
+    };
     const result = await session.dispatchModelCall("mcp", request.params, host);
     afterCall();
     await notifyIfChanged();
@@ -144,7 +150,7 @@ export function createUpstream({
   };
   runtime.addEventListener(onEvent);
 
-  return {
+  const upstream = {
     server,
     session,
     notifyIfChanged,
@@ -158,4 +164,5 @@ export function createUpstream({
       }
     },
   };
+  return upstream;
 }

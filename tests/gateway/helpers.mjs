@@ -1,6 +1,6 @@
 // Shared set-up for the gateway tests: a temp directory with a config of real
 // MCP servers (server-memory, server-filesystem, server-everything) and the
-// test server, a spawned gateway, and an MCP SDK client in front of it.
+// test servers (dynamic-server, reference-features), a spawned gateway, and an MCP SDK client in front of it.
 
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +29,8 @@ export function makeConfig({ servers = ["memory", "filesystem", "everything", "d
     },
     filesystem: { command: process.execPath, args: [join(MCP, "server-filesystem/dist/index.js"), dir] },
     everything: { command: process.execPath, args: [join(MCP, "server-everything/dist/index.js"), "stdio"] },
+    reference: { command: process.execPath, args: [join(ROOT, "tests/fixtures/servers/reference-features.mjs")] },
+    reference2: { command: process.execPath, args: [join(ROOT, "tests/fixtures/servers/reference-features.mjs")] },
     dyn: {
       command: process.execPath,
       args: [join(ROOT, "tests/fixtures/servers/dynamic-server.mjs")],

@@ -18,7 +18,7 @@ describe("gateway over Streamable HTTP", () => {
   let child;
   let url;
   before(async () => {
-    setup = makeConfig({ servers: ["memory", "dyn"] });
+    setup = makeConfig({ servers: ["memory", "dyn", "reference"] });
     child = spawn(process.execPath, [BIN, "gateway", "--config", setup.file, "--http", "0", "--quiet"], {
       stdio: ["ignore", "ignore", "pipe"],
     });

@@ -171,11 +171,27 @@ fn global_fn(name: &str) -> Option<Function> {
         .and_then(|f| f.dyn_into::<Function>().ok())
 }
 
+/// A timer armed by [`race`], cleared however the race ends (an early return,
+/// the race's future dropped): no timer outlives its wait to keep the host alive.
+struct Armed(Option<JsValue>);
+
+impl Drop for Armed {
+    fn drop(&mut self) {
+        if let (Some(id), Some(clear)) = (self.0.take(), global_fn("clearTimeout")) {
+            let _ = clear.call1(&JsValue::NULL, &id);
+        }
+    }
+}
+
 /// Race `main` against an optional timeout (ms) and an optional abort signal.
 pub async fn race(main: Promise, timeout_ms: Option<u64>, signal: Option<&AbortSignal>) -> Raced {
+    // Aborted already (a host that aborts inside its own callback): no timer is armed.
+    if signal.is_some_and(aborted) {
+        return Raced::Aborted;
+    }
     let racers = js_sys::Array::new();
     racers.push(&tagged(main, 0, 1));
-    let mut timer: Option<JsValue> = None;
+    let mut timer = Armed(None);
     if let (Some(ms), Some(set_timeout)) = (timeout_ms, global_fn("setTimeout")) {
         let mut id = JsValue::UNDEFINED;
         let p = Promise::new(&mut |resolve, _| {
@@ -188,13 +204,10 @@ pub async fn race(main: Promise, timeout_ms: Option<u64>, signal: Option<&AbortS
                 )
                 .unwrap_or(JsValue::UNDEFINED);
         });
-        timer = Some(id);
+        timer.0 = Some(id);
         racers.push(&p);
     }
     if let Some(sig) = signal {
-        if aborted(sig) {
-            return Raced::Aborted;
-        }
         let p = Promise::new(&mut |resolve, _| {
             let opts = Object::new();
             let _ = Reflect::set(&opts, &"once".into(), &JsValue::TRUE);
@@ -211,9 +224,7 @@ pub async fn race(main: Promise, timeout_ms: Option<u64>, signal: Option<&AbortS
     let winner = JsFuture::from(Promise::race(&racers))
         .await
         .unwrap_or(JsValue::UNDEFINED);
-    if let (Some(id), Some(clear)) = (timer, global_fn("clearTimeout")) {
-        let _ = clear.call1(&JsValue::NULL, &id);
-    }
+    drop(timer);
     let k = Reflect::get(&winner, &"k".into())
         .ok()
         .and_then(|v| v.as_f64())

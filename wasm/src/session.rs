@@ -208,6 +208,18 @@ impl HolarynSession {
         self.with_rt(|rt, _| rt.capability_table(&self.id))
     }
 
+    /// Whether the provider's resources, prompts and completions are shown to this session (not hidden, not all denied).
+    #[wasm_bindgen(js_name = providerExposed)]
+    pub fn provider_exposed(&self, provider: &str) -> Result<bool, JsValue> {
+        self.run(|rt, _| rt.provider_exposed(&self.id, provider))
+    }
+
+    /// The provider-safe wire name of a canonical name (`server/prompt` → `server__prompt`), by the tool names rule.
+    #[wasm_bindgen(js_name = wireName)]
+    pub fn wire_name(&self, canonical: &str) -> String {
+        holaryn_core::Runtime::wire_name(canonical)
+    }
+
     /// Policy entries worth a second look (exact names matching no tool, duplicates, …); not errors.
     #[wasm_bindgen(js_name = policyWarnings, unchecked_return_type = "PolicyWarning[]")]
     pub fn policy_warnings(&self) -> Result<JsValue, JsValue> {
@@ -326,13 +338,34 @@ impl HolarynSession {
         host: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
         let format: Format = from_js(format, "format")?;
-        let call = json_marked(call, "tool call")?;
         let host = self.host_for(host);
-        let now = host.now();
-        let first = self
-            .shared
-            .core()?
-            .dispatch_model_call(&self.id, format, &call, now);
+        let first = match json_marked(call.clone(), "tool call") {
+            Ok(call) => {
+                let now = host.now();
+                let mut core = self.shared.core()?;
+                core.dispatch_model_call(&self.id, format, &call, now)
+            }
+            // Arguments nested too deeply to convert: the format's error
+            // result, as every format gives (never a throw).
+            Err(e) => {
+                let field = match format {
+                    Format::Anthropic => "input",
+                    _ => "arguments",
+                };
+                let head = js_sys::Object::assign(&js_sys::Object::new(), call.unchecked_ref());
+                let _ = js_sys::Reflect::delete_property(&head, &field.into());
+                let Ok(head) = json_marked(head.into(), "tool call") else {
+                    return Err(e);
+                };
+                let why = js_sys::Reflect::get(&e, &"message".into())
+                    .ok()
+                    .and_then(|m| m.as_string())
+                    .unwrap_or_else(|| "it cannot be converted".into());
+                let now = host.now();
+                let mut core = self.shared.core()?;
+                core.dispatch_unreadable_call(&self.id, format, &head, &why, now)
+            }
+        };
         self.model_call(js(first)?, host)
     }
 

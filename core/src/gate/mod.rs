@@ -33,6 +33,7 @@ use crate::runtime::api::Resolved;
 use crate::runtime::Runtime;
 use crate::session::Session;
 use crate::session::{DEFAULT_CALLBACK_TIMEOUT_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS};
+use holaryn_jsonschema::ErrorKind as ValidationErrorKind;
 use holaryn_model::is_discovery_tool;
 use holaryn_model::Code;
 use holaryn_model::Error;
@@ -258,6 +259,7 @@ impl Runtime {
                 ));
             }
         };
+        let mut over_budget = false;
         let errors: Vec<ArgError> = if !st.args.is_object() {
             vec![ArgError {
                 pointer: String::new(),
@@ -271,6 +273,7 @@ impl Runtime {
         } else {
             validator
                 .iter_errors(&st.args)
+                .inspect(|e| over_budget |= *e.kind() == ValidationErrorKind::BudgetExceeded)
                 .map(|e| ArgError {
                     pointer: e.instance_path().to_string(),
                     message: e.to_string(),
@@ -281,6 +284,20 @@ impl Runtime {
             return Ok(st);
         }
         st.errors = errors;
+        if over_budget {
+            // Undecided is refused (fail closed), as its own code.
+            st.next_action = Some(
+                "send smaller arguments, or ask the tool's provider for a simpler input schema"
+                    .into(),
+            );
+            return Err(st.refuse(
+                self,
+                Stage::Validation,
+                Code::ArgsBudgetExceeded,
+                "checking the arguments needed more steps than the validation budget",
+                now_ms,
+            ));
+        }
         st.next_action = Some("fix the arguments to match the tool's input schema".into());
         Err(st.refuse(
             self,

@@ -254,6 +254,36 @@ impl Runtime {
         Ok(self.session(sid)?.policy.warnings(self.registry()))
     }
 
+    /// Whether a provider's resources, prompts and completions are shown to a
+    /// session (the gateway's proxy): not when the session hides the provider,
+    /// nor when it has tools and every one is hidden or denied for the session.
+    pub fn provider_exposed(&self, sid: &str, provider: &str) -> Result<bool> {
+        let session = self.session(sid)?;
+        if session
+            .policy
+            .hidden_providers
+            .iter()
+            .any(|p| p == provider)
+        {
+            return Ok(false);
+        }
+        let mut any = false;
+        for t in self.index.tools().filter(|t| t.provider.id == provider) {
+            any = true;
+            let state = self.availability_of(session, t).state;
+            if !matches!(state, AvailabilityState::Hidden | AvailabilityState::Denied) {
+                return Ok(true);
+            }
+        }
+        Ok(!any)
+    }
+
+    /// The provider-safe name (`^[a-zA-Z0-9_-]{1,64}$`) the tool names rule
+    /// gives `canonical` (`server/prompt` → `server__prompt`).
+    pub fn wire_name(canonical: &str) -> String {
+        holaryn_model::wire_name(canonical)
+    }
+
     /// The Capability Center table: one row per catalog tool, hidden ones included.
     pub fn capability_table(&mut self, sid: &str) -> Result<Vec<CapabilityRow>> {
         let session = self.session(sid)?;

@@ -213,6 +213,35 @@ impl Runtime {
         }
     }
 
+    /// A provider-shaped call whose arguments the binding could not convert
+    /// (nested deeper than JSON conversion goes): the format's error result, as
+    /// arguments that are not JSON get. `head` is the call without its
+    /// arguments field (`input`, `arguments`); `why` says what failed.
+    pub fn dispatch_unreadable_call(
+        &mut self,
+        sid: &str,
+        format: Format,
+        head: &Value,
+        why: &str,
+        now_ms: u64,
+    ) -> Result<ModelCallStep> {
+        self.session(sid)?;
+        let (field, id) = match format {
+            Format::Anthropic => ("input", formats::call_id_of(format, head)),
+            Format::Mcp => ("arguments", Some(String::new())),
+            _ => ("arguments", formats::call_id_of(format, head)),
+        };
+        let e = formats::unreadable_arguments(field, why);
+        let Some(call_id) = id else {
+            return Err(e.with_next_action("pass the model's tool call object unchanged"));
+        };
+        let reply = Reply {
+            format: Some(format),
+            call_id,
+        };
+        Ok(reply.gate(self.refuse_call(sid, &e, json!({}), now_ms)))
+    }
+
     /// A discovery tool at once, anything else into the gate.
     fn route(
         &mut self,

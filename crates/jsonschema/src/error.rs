@@ -19,6 +19,9 @@ pub enum ErrorKind {
     Required,
     /// Any other keyword.
     Other,
+    /// The validation needed more steps than its budget ([`crate::STEP_BUDGET`]):
+    /// undecided, so refused; the pointer is where the budget ran out.
+    BudgetExceeded,
 }
 
 /// One validation failure.
@@ -33,6 +36,17 @@ pub struct ValidationError {
 }
 
 impl ValidationError {
+    /// The error of a validation that ran out of its `steps` at `pointer`.
+    pub(crate) fn over_budget(pointer: String, steps: u64) -> Self {
+        ValidationError {
+            message: format!(
+                "validating this value needs more than {steps} steps (the validation budget): refused undecided"
+            ),
+            pointer,
+            kind: ErrorKind::BudgetExceeded,
+        }
+    }
+
     /// The JSON pointer of the failing part of the instance.
     pub fn instance_path(&self) -> &str {
         &self.pointer

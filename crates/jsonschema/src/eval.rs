@@ -3,11 +3,13 @@
 //! the annotations `unevaluatedProperties`/`unevaluatedItems` need and the
 //! dynamic scope `$dynamicRef`/`$recursiveRef` resolve in.
 
+use super::budget::{hash_within, Budget, EVAL_STEPS};
 use super::draft::Draft;
 use super::error::{ErrorKind, ValidationError};
 use super::index::{addr, Index, MAX_DEPTH};
 use holaryn_model::escape_token;
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 
 /// One step of the instance pointer.
 #[derive(Clone, Copy)]
@@ -19,7 +21,7 @@ pub(crate) enum Seg<'i> {
 }
 
 /// What a successful evaluation marked as evaluated.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Ann<'i> {
     pub(super) all_props: bool,
     pub(super) props: Vec<&'i str>,
@@ -36,11 +38,9 @@ impl<'i> Ann<'i> {
         self.items = self.items.max(o.items);
         self.item_set.extend(o.item_set);
     }
-    pub(super) fn has_prop(&self, k: &str) -> bool {
-        self.all_props || self.props.contains(&k)
-    }
-    pub(super) fn has_item(&self, i: usize) -> bool {
-        self.all_items || i < self.items || self.item_set.contains(&i)
+    /// Its size, as steps to copy it.
+    fn steps(&self) -> u64 {
+        (self.props.len() + self.item_set.len()) as u64
     }
 }
 
@@ -57,6 +57,28 @@ pub(crate) struct Eval<'v, 'i> {
     depth: usize,
     /// (schema, instance) addresses of the references being followed.
     active: Vec<(usize, usize)>,
+    /// The lowest entry of `active` a cycle (or the depth limit: 0) was cut
+    /// at below the reference being followed: its result is memoised only
+    /// when nothing outside it was assumed.
+    low: usize,
+    /// Results of followed references, by [`MemoKey`].
+    memo: HashMap<MemoKey, Memo<'i>>,
+    /// Canonical hashes of `enum` options, by address.
+    hashes: HashMap<usize, u64>,
+    /// Steps left.
+    pub(super) budget: Budget,
+    /// Where the budget ran out (the instance pointer), once it has.
+    pub spent_at: Option<String>,
+}
+
+/// (target schema, instance, collecting, dynamic scope) of a followed reference.
+type MemoKey = (usize, usize, bool, u64);
+
+/// A followed reference's outcome, replayed when it is followed again.
+struct Memo<'i> {
+    ok: bool,
+    ann: Ann<'i>,
+    errors: Vec<ValidationError>,
 }
 
 /// The keyword's place in the report order (`None`: not a keyword of `draft`).
@@ -119,8 +141,8 @@ fn closed_single(obj: &Map<String, Value>, required: &Value) -> bool {
 }
 
 impl<'v, 'i> Eval<'v, 'i> {
-    /// A fresh evaluation over `ix`.
-    pub(crate) fn new(ix: &'v Index, collect: bool) -> Self {
+    /// A fresh evaluation over `ix`, with `steps` to spend.
+    pub(crate) fn new(ix: &'v Index, collect: bool, steps: u64) -> Self {
         Eval {
             ix,
             scope: vec![0],
@@ -129,10 +151,65 @@ impl<'v, 'i> Eval<'v, 'i> {
             path: Vec::new(),
             depth: 0,
             active: Vec::new(),
+            low: usize::MAX,
+            memo: HashMap::new(),
+            hashes: HashMap::new(),
+            budget: Budget::new(steps),
+            spent_at: None,
         }
     }
 
-    fn pointer(&self) -> String {
+    /// Take `n` steps; once the budget is spent, record where and answer `false`.
+    pub(super) fn charge(&mut self, n: u64) -> bool {
+        if self.budget.charge(n) {
+            return true;
+        }
+        self.out_of_steps();
+        false
+    }
+
+    /// Whether the budget is spent.
+    pub(super) fn spent(&self) -> bool {
+        self.spent_at.is_some()
+    }
+
+    /// The budget is spent here (the first place is kept).
+    pub(super) fn out_of_steps(&mut self) {
+        if self.spent_at.is_none() {
+            self.spent_at = Some(self.pointer());
+        }
+        self.budget.left = 0;
+    }
+
+    /// The canonical hash of `v` (`None`: the budget ran out).
+    pub(super) fn hash(&mut self, v: &Value) -> Option<u64> {
+        let h = hash_within(v, &mut self.budget);
+        if h.is_none() {
+            self.out_of_steps();
+        }
+        h
+    }
+
+    /// [`Eval::hash`] of a value hashed again and again (an `enum` option), once per evaluation.
+    pub(super) fn hash_once(&mut self, v: &Value) -> Option<u64> {
+        if let Some(&h) = self.hashes.get(&addr(v)) {
+            return Some(h);
+        }
+        let h = self.hash(v)?;
+        self.hashes.insert(addr(v), h);
+        Some(h)
+    }
+
+    /// JSON equality of `a` and `b`, charged (`None`: the budget ran out).
+    pub(super) fn equal(&mut self, a: &Value, b: &Value) -> Option<bool> {
+        let same = super::budget::equal_within(a, b, &mut self.budget);
+        if same.is_none() {
+            self.out_of_steps();
+        }
+        same
+    }
+
+    pub(super) fn pointer(&self) -> String {
         let mut out = String::new();
         for s in &self.path {
             out.push('/');
@@ -148,11 +225,15 @@ impl<'v, 'i> Eval<'v, 'i> {
     pub(super) fn fail(&mut self, kind: ErrorKind, message: impl FnOnce() -> String) -> bool {
         if self.collect {
             let pointer = self.pointer();
-            self.errors.push(ValidationError {
-                pointer,
-                kind,
-                message: message(),
-            });
+            let message = message();
+            // A message quotes the instance: its length is work done.
+            if self.charge(1 + message.len() as u64 / super::budget::BYTES_PER_STEP) {
+                self.errors.push(ValidationError {
+                    pointer,
+                    kind,
+                    message,
+                });
+            }
         }
         false
     }
@@ -176,7 +257,12 @@ impl<'v, 'i> Eval<'v, 'i> {
             }
             _ => return true,
         };
+        if !self.charge(EVAL_STEPS) {
+            return false;
+        }
         if self.depth >= MAX_DEPTH {
+            // Cut here: no enclosing reference's result may be memoised.
+            self.low = 0;
             return self.fail(ErrorKind::Other, || {
                 format!("the schema and instance are nested too deeply to validate (more than {MAX_DEPTH} schemas deep)")
             });
@@ -247,6 +333,9 @@ impl<'v, 'i> Eval<'v, 'i> {
         let mut ok = true;
         for (_, k, v) in keys {
             ok &= self.keyword(k, v, obj, s, inst, ann, draft);
+            if self.spent() {
+                return false;
+            }
             if !ok && !self.collect {
                 return false;
             }
@@ -307,20 +396,74 @@ impl<'v, 'i> Eval<'v, 'i> {
         // A reference cycle that consumes nothing of the instance adds no
         // constraint (as the `jsonschema` crate has it): it holds.
         let key = (addr(target), addr(inst));
-        if self.active.contains(&key) {
+        if let Some(at) = self.active.iter().position(|k| *k == key) {
+            self.low = self.low.min(at);
             return true;
         }
-        self.active.push(key);
         let pushed = self.scope.last() != Some(&res);
         if pushed {
             self.scope.push(res);
         }
-        let ok = self.eval(target, inst, ann);
+        let memo_key = (key.0, key.1, self.collect, self.scope_key());
+        let ok = match self.memo.get(&memo_key) {
+            Some(m) => {
+                let cost = 1 + m.ann.steps() + EVAL_STEPS * m.errors.len() as u64;
+                let (ok, local, errors) = (m.ok, m.ann.clone(), m.errors.clone());
+                if self.charge(cost) {
+                    self.errors.extend(errors);
+                    if ok {
+                        ann.merge(local);
+                    }
+                }
+                ok
+            }
+            None => self.follow(key, memo_key, target, inst, ann),
+        };
         if pushed {
             self.scope.pop();
         }
-        self.active.pop();
         ok
+    }
+
+    /// Evaluate a reference's target for the first time, and memoise the
+    /// outcome unless it assumed a cycle through an enclosing reference.
+    fn follow(
+        &mut self,
+        key: (usize, usize),
+        memo_key: MemoKey,
+        target: &'v Value,
+        inst: &'i Value,
+        ann: &mut Ann<'i>,
+    ) -> bool {
+        let level = self.active.len();
+        let outer_low = std::mem::replace(&mut self.low, usize::MAX);
+        let first_error = self.errors.len();
+        self.active.push(key);
+        let mut local = Ann::default();
+        let ok = self.eval(target, inst, &mut local);
+        self.active.pop();
+        if self.low >= level && !self.spent() && self.charge(1 + local.steps()) {
+            let errors = self.errors.get(first_error..).unwrap_or_default().to_vec();
+            let ann = local.clone();
+            self.memo.insert(memo_key, Memo { ok, ann, errors });
+        }
+        self.low = outer_low.min(self.low);
+        if ok {
+            ann.merge(local);
+        }
+        ok
+    }
+
+    /// What of the dynamic scope a result may depend on: the innermost
+    /// resource, and the whole scope when the schema has dynamic references.
+    fn scope_key(&self) -> u64 {
+        let top = self.scope.last().copied().unwrap_or(0) as u64;
+        if self.ix.dyn_refs.is_empty() {
+            return top;
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(&self.scope, &mut h);
+        std::hash::Hasher::finish(&h)
     }
 
     fn dynamic_reference(&mut self, s: &'v Value, inst: &'i Value, ann: &mut Ann<'i>) -> bool {

@@ -5,6 +5,7 @@
 //! every `pattern` compiled. Nothing is fetched: a reference to a document
 //! that is neither the schema nor a known meta-schema does not compile.
 
+use super::budget::{Budget, COMPILE_BUDGET};
 use super::draft::Draft;
 use super::error::CompileError;
 use super::meta;
@@ -72,6 +73,8 @@ pub(crate) struct Index {
     pub dyn_refs: HashMap<usize, Target>,
     /// Compiled patterns by source.
     pub patterns: HashMap<String, Pattern>,
+    /// Steps left for compiling.
+    budget: Budget,
 }
 
 /// The address of a value, as a key (never dereferenced).
@@ -179,6 +182,7 @@ impl Index {
             refs: HashMap::new(),
             dyn_refs: HashMap::new(),
             patterns: HashMap::new(),
+            budget: Budget::new(COMPILE_BUDGET),
         };
         index.add_doc(schema, draft)?;
         let mut seen = HashSet::new();
@@ -246,6 +250,7 @@ impl Index {
         if depth > MAX_DEPTH {
             return Err(too_deep(&ptr));
         }
+        self.charge(1 + obj.len() as u64, &ptr)?;
         let mut draft = self.resources[res].draft;
         if depth > 0 {
             if let Some(d) = Draft::declared(v).filter(|_| obj.contains_key("$id")) {
@@ -381,6 +386,8 @@ impl Index {
         if !seen.insert(loc.clone()) {
             return Ok(());
         }
+        // A step for the place, and `resource_of`'s scan of the resources.
+        self.charge(1 + self.resources.len() as u64, &loc.ptr)?;
         let Some(doc) = self.docs.get(loc.doc).cloned() else {
             return Ok(());
         };
@@ -450,6 +457,19 @@ impl Index {
             self.reach(&l, r, seen, depth + 1)?;
         }
         Ok(())
+    }
+
+    /// Take `n` compile steps; past the budget the schema does not compile (at `ptr`).
+    fn charge(&mut self, n: u64, ptr: &str) -> Result<(), CompileError> {
+        if self.budget.charge(n) {
+            return Ok(());
+        }
+        Err(CompileError::new(
+            ptr,
+            format!(
+                "compiling the schema needs more than {COMPILE_BUDGET} steps (the compile budget)"
+            ),
+        ))
     }
 
     fn pattern(&mut self, p: &str) -> Result<(), String> {

@@ -4,26 +4,78 @@
 use super::draft::Draft;
 use super::error::{enum_message, plural, quoted_list, unexpected_suffix, ErrorKind};
 use super::eval::{Ann, Eval, Seg};
-use super::value::{base64_decode, cmp_numbers, count, equal, has_type, is_multiple_of};
+use super::value::{base64_decode, cmp_numbers, count, has_type, is_multiple_of};
 use holaryn_pattern::PatternError;
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+
+/// `enum` options compared one by one; longer lists are compared by hash first.
+const DIRECT_OPTIONS: usize = 4;
 
 impl<'v, 'i> Eval<'v, 'i> {
-    /// Whether `pattern` matches `text` (`false` when undecided: a `pattern` refuses).
-    fn matches(&self, pattern: &str, text: &str) -> bool {
-        self.ix
-            .patterns
-            .get(pattern)
-            .is_some_and(|p| p.is_match(text))
+    /// Whether `pattern` matches `text` (the instance's value here); `None`
+    /// when the search cannot decide, within its own budget or what is left
+    /// of the validation's: the validation is then spent (refused undecided,
+    /// never read as "no match", which `not` would turn into a pass).
+    fn matches(&mut self, pattern: &str, text: &str) -> Option<bool> {
+        let p = self.ix.patterns.get(pattern)?;
+        match p.matches_within(text, &mut self.budget.left) {
+            Ok(found) => Some(found),
+            Err(PatternError::Exhausted) => {
+                self.out_of_steps();
+                None
+            }
+        }
     }
 
-    /// A `patternProperties` key: `Err` when the pattern cannot decide (the instance is refused).
-    fn key_matches(&self, pattern: &str, key: &str) -> Result<bool, PatternError> {
-        self.ix
-            .patterns
-            .get(pattern)
-            .map_or(Ok(false), |p| p.matches(key))
+    /// [`Eval::matches`] for member name `key` of the instance (spent at the member's pointer).
+    fn member_matches(&mut self, pattern: &str, key: &'i str) -> Option<bool> {
+        self.path.push(Seg::Key(key));
+        let found = self.matches(pattern, key);
+        self.path.pop();
+        found
+    }
+
+    /// Whether `inst` is one of `options` (`None`: the budget ran out): a
+    /// few are compared directly, more by canonical hash first.
+    fn one_of(&mut self, options: &'v [Value], inst: &'i Value) -> Option<bool> {
+        if options.len() <= DIRECT_OPTIONS {
+            for o in options {
+                if self.equal(o, inst)? {
+                    return Some(true);
+                }
+            }
+            return Some(false);
+        }
+        let h = self.hash(inst)?;
+        for o in options {
+            if self.hash_once(o)? == h && self.equal(o, inst)? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    /// Whether two items of `items` are equal: each hashed once, compared on a hash collision.
+    fn has_duplicates(&mut self, items: &'i [Value]) -> Option<bool> {
+        let mut hashes: Vec<u64> = Vec::with_capacity(items.len());
+        let mut first: HashMap<u64, usize> = HashMap::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let h = self.hash(item)?;
+            hashes.push(h);
+            let Some(&j) = first.get(&h) else {
+                first.insert(h, i);
+                continue;
+            };
+            // Almost always a duplicate; else every earlier item of that hash.
+            for (k, other) in items[j..i].iter().enumerate() {
+                if hashes[j + k] == h && self.equal(other, item)? {
+                    return Some(true);
+                }
+            }
+        }
+        Some(false)
     }
 
     pub(super) fn object(
@@ -64,21 +116,8 @@ impl<'v, 'i> Eval<'v, 'i> {
             ("patternProperties", Value::Object(pats)) => {
                 for (key, val) in map {
                     for (p, sub) in pats {
-                        let Ok(hit) = self.key_matches(p, key) else {
-                            // Undecided: never skip the key's subschema.
-                            self.path.push(Seg::Key(key));
-                            ok = self.fail(ErrorKind::Other, || {
-                                format!(
-                                    "{} cannot be checked against \"{p}\": {}",
-                                    Value::from(key.as_str()),
-                                    PatternError::Exhausted
-                                )
-                            });
-                            self.path.pop();
-                            if !self.collect {
-                                return false;
-                            }
-                            continue;
+                        let Some(hit) = self.member_matches(p, key) else {
+                            return false;
                         };
                         if hit {
                             ok &= self.child(Seg::Key(key), sub, val, &mut Ann::default());
@@ -93,16 +132,22 @@ impl<'v, 'i> Eval<'v, 'i> {
             ("additionalProperties", sub) => {
                 let props = obj.get("properties").and_then(Value::as_object);
                 let pats = obj.get("patternProperties").and_then(Value::as_object);
-                let extra: Vec<(&'i String, &'i Value)> = map
-                    .iter()
-                    .filter(|(key, _)| {
-                        !props.is_some_and(|p| p.contains_key(*key))
-                            && !pats.is_some_and(|p| {
-                                // Undecided keys are refused by `patternProperties`.
-                                p.keys().any(|p| self.key_matches(p, key) != Ok(false))
-                            })
-                    })
-                    .collect();
+                let mut extra: Vec<(&'i String, &'i Value)> = Vec::new();
+                for (key, val) in map {
+                    if props.is_some_and(|p| p.contains_key(key)) {
+                        continue;
+                    }
+                    // Undecided keys are refused by `patternProperties`.
+                    let patterned = pats.is_some_and(|p| {
+                        p.keys().any(|p| self.member_matches(p, key) != Some(false))
+                    });
+                    if self.spent() {
+                        return false;
+                    }
+                    if !patterned {
+                        extra.push((key, val));
+                    }
+                }
                 if *sub == Value::Bool(false) && !extra.is_empty() {
                     let names: Vec<String> = extra.iter().map(|(k, _)| (*k).clone()).collect();
                     return self.fail(
@@ -127,8 +172,11 @@ impl<'v, 'i> Eval<'v, 'i> {
                 ann.all_props = true;
             }
             ("unevaluatedProperties", sub) => {
-                let extra: Vec<(&'i String, &'i Value)> =
-                    map.iter().filter(|(key, _)| !ann.has_prop(key)).collect();
+                let seen: HashSet<&str> = ann.props.iter().copied().collect();
+                let extra: Vec<(&'i String, &'i Value)> = map
+                    .iter()
+                    .filter(|(key, _)| !ann.all_props && !seen.contains(key.as_str()))
+                    .collect();
                 let mut refused = Vec::new();
                 for (key, val) in extra {
                     if !self.quietly_child(Seg::Key(key), sub, val) {
@@ -143,9 +191,17 @@ impl<'v, 'i> Eval<'v, 'i> {
             ("propertyNames", sub) => {
                 for key in map.keys() {
                     let name = Value::String(key.clone());
-                    let mut inner = Eval::new(self.ix, self.collect);
+                    let mut inner = Eval::new(self.ix, self.collect, self.budget.left);
                     inner.scope = self.scope.clone();
-                    if !inner.eval(sub, &name, &mut Ann::default()) {
+                    let valid = inner.eval(sub, &name, &mut Ann::default());
+                    self.budget.left = inner.budget.left;
+                    if inner.spent() {
+                        self.path.push(Seg::Key(key));
+                        self.out_of_steps();
+                        self.path.pop();
+                        return false;
+                    }
+                    if !valid {
                         let why = inner.errors.into_iter().next().map(|e| e.message);
                         ok = self.fail(ErrorKind::Other, || why.unwrap_or_default());
                         if !self.collect {
@@ -309,8 +365,10 @@ impl<'v, 'i> Eval<'v, 'i> {
             }
             ("unevaluatedItems", sub) => {
                 let mut refused = Vec::new();
+                let set: HashSet<usize> = ann.item_set.iter().copied().collect();
+                let evaluated = |i: usize| ann.all_items || i < ann.items || set.contains(&i);
                 for (i, item) in items.iter().enumerate() {
-                    if !ann.has_item(i) && !self.quietly_child(Seg::Index(i), sub, item) {
+                    if !evaluated(i) && !self.quietly_child(Seg::Index(i), sub, item) {
                         refused.push(item.to_string());
                     }
                 }
@@ -361,10 +419,9 @@ impl<'v, 'i> Eval<'v, 'i> {
                 return self.bound(inst, min, items.len(), limit, words, ("item", "items"));
             }
             ("uniqueItems", Value::Bool(true)) => {
-                let dup = items
-                    .iter()
-                    .enumerate()
-                    .any(|(i, a)| items[i + 1..].iter().any(|b| equal(a, b)));
+                let Some(dup) = self.has_duplicates(items) else {
+                    return false;
+                };
                 if dup {
                     return self.fail(ErrorKind::Other, || {
                         format!("{inst} has non-unique elements")
@@ -394,13 +451,14 @@ impl<'v, 'i> Eval<'v, 'i> {
                     .any(|t| t.as_str().is_some_and(|t| has_type(inst, t, draft)))
                     || self.fail(ErrorKind::Type, || type_message(inst, ts))
             }
-            ("enum", Value::Array(options), _) => {
-                options.iter().any(|o| equal(o, inst))
-                    || self.fail(ErrorKind::Other, || enum_message(inst, options))
-            }
-            ("const", c, _) => {
-                equal(c, inst) || self.fail(ErrorKind::Other, || format!("{c} was expected"))
-            }
+            ("enum", Value::Array(options), _) => match self.one_of(options, inst) {
+                None => false,
+                Some(found) => found || self.fail(ErrorKind::Other, || enum_message(inst, options)),
+            },
+            ("const", c, _) => match self.one_of(std::slice::from_ref(c), inst) {
+                None => false,
+                Some(found) => found || self.fail(ErrorKind::Other, || format!("{c} was expected")),
+            },
             (
                 "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum",
                 Value::Number(limit),
@@ -444,11 +502,14 @@ impl<'v, 'i> Eval<'v, 'i> {
                 self.bound(inst, min, len, limit, words, ("character", "characters"))
             }
             ("pattern", Value::String(p), Value::String(s)) => {
-                self.matches(p, s)
-                    || !self.ix.patterns.contains_key(p.as_str())
-                    || self.fail(ErrorKind::Other, || {
-                        format!("{inst} does not match \"{p}\"")
-                    })
+                match self.matches(p, s) {
+                    None => return !self.ix.patterns.contains_key(p.as_str()),
+                    Some(true) => return true,
+                    Some(false) => {}
+                }
+                self.fail(ErrorKind::Other, || {
+                    format!("{inst} does not match \"{p}\"")
+                })
             }
             ("format", Value::String(f), _) => {
                 let d = draft.number();

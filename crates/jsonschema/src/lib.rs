@@ -13,6 +13,7 @@
 //! - `uri`: RFC 3986 reference resolution;
 //! - `eval` and `keywords`: evaluation and annotations;
 //! - `value`: JSON equality and number semantics;
+//! - `budget`: the step budgets ([`STEP_BUDGET`], [`COMPILE_BUDGET`]) and the canonical hash;
 //! - `meta`: embedded meta-schemas ([`meta_validator`] caches their validators);
 //! - `format`: the `format` checks ([`check_format`]);
 //! - `error`: errors and their messages.
@@ -21,6 +22,7 @@
 #![warn(missing_docs)]
 #![warn(unreachable_pub)]
 
+mod budget;
 mod draft;
 mod error;
 mod eval;
@@ -31,6 +33,7 @@ mod meta;
 mod uri;
 mod value;
 
+pub use budget::{COMPILE_BUDGET, STEP_BUDGET};
 pub use draft::Draft;
 pub use error::{CompileError, ErrorKind, ValidationError};
 pub use format::{asserted_by_default as format_asserted_by_default, check as check_format};
@@ -48,18 +51,32 @@ pub struct Validator {
 }
 
 impl Validator {
-    /// Every error of `instance`, in report order.
+    /// Every error of `instance`, in report order; when the validation needs
+    /// more than [`STEP_BUDGET`] steps, only one error of kind
+    /// [`ErrorKind::BudgetExceeded`] (the instance is refused undecided).
     pub fn iter_errors(&self, instance: &Value) -> std::vec::IntoIter<ValidationError> {
-        let mut e = eval::Eval::new(&self.index, true);
-        let root = self.root();
-        e.eval(root, instance, &mut eval::Ann::default());
-        e.errors.into_iter()
+        self.iter_errors_within(instance, STEP_BUDGET)
     }
 
-    /// Whether `instance` is valid.
+    /// [`Validator::iter_errors`] with `steps` to spend instead of [`STEP_BUDGET`].
+    pub fn iter_errors_within(
+        &self,
+        instance: &Value,
+        steps: u64,
+    ) -> std::vec::IntoIter<ValidationError> {
+        let mut e = eval::Eval::new(&self.index, true, steps);
+        let root = self.root();
+        e.eval(root, instance, &mut eval::Ann::default());
+        match e.spent_at {
+            Some(pointer) => vec![ValidationError::over_budget(pointer, steps)].into_iter(),
+            None => e.errors.into_iter(),
+        }
+    }
+
+    /// Whether `instance` is valid (`false` past [`STEP_BUDGET`] steps: fail closed).
     pub fn is_valid(&self, instance: &Value) -> bool {
-        let mut e = eval::Eval::new(&self.index, false);
-        e.eval(self.root(), instance, &mut eval::Ann::default())
+        let mut e = eval::Eval::new(&self.index, false, STEP_BUDGET);
+        e.eval(self.root(), instance, &mut eval::Ann::default()) && !e.spent()
     }
 
     /// The first error of `instance`, if any.
@@ -92,8 +109,12 @@ pub fn validator_with_draft(schema: &Value, draft: Draft) -> Result<Validator, C
         None => draft,
     };
     let meta = meta_validator(draft).map_err(|m| CompileError::new("", m))?;
-    if let Some(err) = meta.iter_errors(schema).next() {
-        return Err(CompileError::new(err.pointer, err.message));
+    if let Some(err) = meta.iter_errors_within(schema, COMPILE_BUDGET).next() {
+        let message = match err.kind {
+            ErrorKind::BudgetExceeded => format!("the schema is too costly to check: {err}"),
+            _ => err.message,
+        };
+        return Err(CompileError::new(err.pointer, message));
     }
     let index = Index::build(Arc::new(schema.clone()), draft)?;
     Ok(Validator { index })
@@ -180,6 +201,7 @@ mod tests {
         let errors: Vec<_> = v.iter_errors(&json!({key.clone(): "x"})).collect();
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].pointer, format!("/{key}"));
+        assert_eq!(errors[0].kind, ErrorKind::BudgetExceeded);
         assert!(!v.is_valid(&json!({key: 1})));
         assert!(v.is_valid(&json!({"aaa": 1})));
     }

@@ -20,7 +20,7 @@ pub(crate) fn equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-fn int_of(n: &Number) -> Option<i128> {
+pub(crate) fn int_of(n: &Number) -> Option<i128> {
     n.as_i64()
         .map(i128::from)
         .or_else(|| n.as_u64().map(i128::from))

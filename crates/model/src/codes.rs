@@ -116,6 +116,9 @@ codes! {
     ToolChanged = "tool.changed", "the tool changed in the registry while the call was pending";
     /// The arguments do not match the tool's input schema.
     ArgsInvalid = "args.invalid", "the arguments do not match the tool's input schema";
+    /// Checking the arguments against the tool's input schema needed more
+    /// steps than the validation budget: refused undecided.
+    ArgsBudgetExceeded = "args.budget_exceeded", "checking the arguments passed the validation budget";
     /// Bounded code called discovery, code mode or a bridge tool.
     CodeNesting = "code.nesting", "bounded code may not call discovery, code or bridge tools";
     /// A lifecycle hook vetoed the call.

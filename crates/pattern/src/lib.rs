@@ -67,7 +67,14 @@ impl Pattern {
 
     /// Whether the pattern matches somewhere in `haystack`, or that the budget ran out.
     pub fn matches(&self, haystack: &str) -> Result<bool, PatternError> {
-        matcher::search(&self.program, haystack)
+        let mut unlimited = u64::MAX;
+        self.matches_within(haystack, &mut unlimited)
+    }
+
+    /// [`Pattern::matches`] that also stops when `*steps` run out (a caller's budget shared
+    /// by many searches); the steps taken are taken off `*steps`.
+    pub fn matches_within(&self, haystack: &str, steps: &mut u64) -> Result<bool, PatternError> {
+        matcher::search(&self.program, haystack, steps)
             .map_err(|matcher::Exhausted| PatternError::Exhausted)
     }
 }

@@ -111,8 +111,10 @@ enum Bt {
     },
 }
 
-/// Whether `program` matches somewhere in `hay`.
-pub(super) fn search(program: &Program, hay: &str) -> Result<bool, Exhausted> {
+/// Whether `program` matches somewhere in `hay`, in at most the search's own
+/// budget and `*steps`; the steps taken are taken off `*steps`.
+pub(super) fn search(program: &Program, hay: &str, steps: &mut u64) -> Result<bool, Exhausted> {
+    let own = BASE_STEPS.saturating_add(STEPS_PER_BYTE.saturating_mul(hay.len() as u64));
     let mut vm = Vm {
         program,
         hay,
@@ -121,8 +123,15 @@ pub(super) fn search(program: &Program, hay: &str) -> Result<bool, Exhausted> {
         stack: Vec::new(),
         max_stack: BASE_STACK.saturating_add(STACK_PER_BYTE.saturating_mul(hay.len())),
         steps: 0,
-        budget: BASE_STEPS.saturating_add(STEPS_PER_BYTE.saturating_mul(hay.len() as u64)),
+        budget: own.min(*steps),
     };
+    let found = scan(&mut vm, program, hay);
+    *steps = steps.saturating_sub(vm.steps);
+    found
+}
+
+/// Try every start position in turn.
+fn scan(vm: &mut Vm<'_>, program: &Program, hay: &str) -> Result<bool, Exhausted> {
     let mut start = 0;
     loop {
         if let (Some(first), false) = (&program.first, program.anchored) {
