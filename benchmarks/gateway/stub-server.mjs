@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // A stub MCP server (stdio) for the gateway benchmark: serves the tools of one
 // catalog file (a real tools/list result) 50 per page, and answers every call
-// at once with a short text, so the benchmark measures the gateway, not tools.
+// at once with a short text (echoing a `message` argument, so the load mode can
+// check that every answer reached its caller), so the benchmark measures the
+// gateway, not tools.
 
 import { readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -22,6 +24,14 @@ server.setRequestHandler(ListToolsRequestSchema, async ({ params }) => {
   return { tools: page, ...(start + PAGE < tools.length ? { nextCursor: String(start + PAGE) } : {}) };
 });
 server.setRequestHandler(CallToolRequestSchema, async ({ params }) => ({
-  content: [{ type: "text", text: `ok ${params.name}` }],
+  content: [
+    {
+      type: "text",
+      text:
+        typeof params.arguments?.message === "string"
+          ? `ok ${params.name} ${params.arguments.message}`
+          : `ok ${params.name}`,
+    },
+  ],
 }));
 await server.connect(new StdioServerTransport());

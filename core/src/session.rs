@@ -129,6 +129,10 @@ pub struct Session {
     pub(crate) exported: BTreeMap<holaryn_model::Format, BTreeMap<String, (String, String)>>,
     /// Deferred-mode definitions pinned at their first export.
     pub(crate) pins: Pins,
+    /// Moves whenever something the session's exports depend on may have
+    /// changed (a load, an invalidation, a registry or policy change, a pin);
+    /// never stays put across a change ([`Session::list_revision`]).
+    pub(crate) list_revision: u64,
     /// Host time at creation.
     pub created_ms: u64,
 }
@@ -188,6 +192,7 @@ impl Session {
             initial_footprint: 0,
             exported: BTreeMap::new(),
             pins: Pins::default(),
+            list_revision: 0,
             created_ms: now_ms,
         };
         s.effective_version = s.compute_version(registry);
@@ -202,6 +207,14 @@ impl Session {
     /// The effective registry version this session sees.
     pub fn version(&self) -> &str {
         &self.effective_version
+    }
+
+    /// A counter that moves whenever the session's exports may have changed
+    /// and never stays put when they did: a host compares it with the one of
+    /// its last export and re-exports only when it moved (an export is then
+    /// compared to say whether the list really changed).
+    pub fn list_revision(&self) -> u64 {
+        self.list_revision
     }
 
     /// Names whose schemas are loaded and current, in no particular order.
@@ -241,6 +254,7 @@ impl Session {
     /// changed since) takes the next one, so it never lands before tools an
     /// export already sent after it.
     pub(crate) fn load(&mut self, tool: &holaryn_model::ToolDescriptor, state: AvailabilityState) {
+        self.list_revision += 1;
         let slot = match self.loaded.get(&tool.name) {
             Some(l) if l.current => l.slot,
             _ => self.loaded.values().map(|l| l.slot + 1).max().unwrap_or(0),
@@ -270,6 +284,9 @@ impl Session {
                 gone.push(name.clone());
             }
         }
+        if !gone.is_empty() {
+            self.list_revision += 1;
+        }
         gone
     }
 
@@ -296,6 +313,8 @@ impl Session {
     pub(crate) fn sync(&mut self, registry: &Registry) -> Option<(String, String)> {
         let new = self.compute_version(registry);
         self.registry_generation = registry.generation();
+        // Availability, wire names and policy may have moved even when the version did not.
+        self.list_revision += 1;
         if new == self.effective_version {
             return None;
         }

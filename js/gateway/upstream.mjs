@@ -51,22 +51,29 @@ export function createUpstream({
         "Tools are found on demand: call tool_search with what you want to do, tool_inspect on a result to load its exact schema, then call it by the name the result gives (callName when present, else name). Inspected tools are added to the tool list.",
     },
   );
-  let sent = exportKey();
+  // What the client was last shown, and the session's list revision then: the core moves the
+  // revision whenever the list may have changed, so a call that changed nothing costs no export.
+  let sent = "";
+  let sentRevision = -1;
+  remember(session.exportTools("mcp").tools);
 
-  function exportKey() {
-    return JSON.stringify(session.exportTools("mcp").tools);
+  function remember(tools) {
+    sent = JSON.stringify(tools);
+    sentRevision = session.listRevision;
   }
 
   /** Tell the client when the tools it sees have changed. */
   async function notifyIfChanged() {
-    let now;
+    let tools;
     try {
-      now = exportKey();
+      if (session.listRevision === sentRevision) return;
+      tools = session.exportTools("mcp").tools;
     } catch {
       return; // the session is closed
     }
-    if (now === sent) return;
-    sent = now;
+    const before = sent;
+    remember(tools);
+    if (sent === before) return;
     await server.sendToolListChanged().catch((e) => log(`list_changed not sent: ${e.message}`));
   }
 
@@ -120,7 +127,7 @@ export function createUpstream({
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools = session.exportTools("mcp").tools;
-    sent = JSON.stringify(tools);
+    remember(tools);
     return { tools };
   });
 

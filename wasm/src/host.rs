@@ -99,18 +99,21 @@ impl Host {
     }
 }
 
-/// `performance.now()` (monotonic), or `Date.now()` where there is no `performance`.
-fn monotonic_ms() -> f64 {
-    Reflect::get(&js_sys::global(), &"performance".into())
+thread_local! {
+    /// `performance` and its `now`, looked up once (a call reads the clock several times).
+    static PERFORMANCE: Option<(JsValue, Function)> = Reflect::get(&js_sys::global(), &"performance".into())
         .ok()
         .filter(|p| p.is_object())
         .and_then(|p| {
-            let f = Reflect::get(&p, &"now".into())
-                .ok()?
-                .dyn_into::<Function>()
-                .ok()?;
-            f.call0(&p).ok()?.as_f64()
-        })
+            let f = Reflect::get(&p, &"now".into()).ok()?.dyn_into::<Function>().ok()?;
+            Some((p, f))
+        });
+}
+
+/// `performance.now()` (monotonic), or `Date.now()` where there is no `performance`.
+fn monotonic_ms() -> f64 {
+    PERFORMANCE
+        .with(|p| p.as_ref().and_then(|(p, f)| f.call0(p).ok()?.as_f64()))
         .filter(|t| t.is_finite())
         .unwrap_or_else(js_sys::Date::now)
 }

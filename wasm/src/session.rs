@@ -101,6 +101,17 @@ impl HolarynSession {
             .map(|s| s.version().to_string()))
     }
 
+    /// A counter that moves whenever this session's exported tool list may
+    /// have changed (and never stays put when it did): re-export only when it moved.
+    #[wasm_bindgen(getter, js_name = listRevision)]
+    pub fn list_revision(&self) -> Result<f64, JsValue> {
+        js(self
+            .shared
+            .core_ref()?
+            .session(&self.id)
+            .map(|s| s.list_revision() as f64))
+    }
+
     /// Whether dynamic discovery is on (snapshotted at creation).
     #[wasm_bindgen(getter, js_name = dynamicDiscovery)]
     pub fn dynamic_discovery(&self) -> Result<bool, JsValue> {

@@ -37,8 +37,9 @@ impl Runtime {
     ) -> Result<Export> {
         if options.mode == ExportMode::Loaded {
             if let Some(s) = self.sessions.get_mut(sid) {
-                if format == Format::Anthropic {
+                if format == Format::Anthropic && s.pins.on {
                     s.pins.on = false;
+                    s.list_revision += 1;
                 }
             }
             return self.export_tools(sid, format);
@@ -72,6 +73,7 @@ impl Runtime {
             .collect();
         if let Some(s) = self.sessions.get_mut(sid) {
             s.pins.on = true;
+            s.list_revision += 1;
             for (wire, d) in fresh {
                 if !s.pins.tools.iter().any(|(w, _)| *w == wire) {
                     s.pins.tools.push((wire, d));

@@ -193,27 +193,53 @@ impl Runtime {
             description: t.description.clone(),
             input_schema: Value::clone(&t.input_schema),
         };
-        if session.is_dynamic() {
-            let mut out = discovery_tools();
-            for name in session.export_order() {
-                let Some(e) = self.lookup(name).filter(|e| e.descriptor.name == name) else {
-                    continue;
-                };
-                if self.availability_of(session, &e.descriptor).state == AvailabilityState::Loaded {
-                    out.push(as_model(&e.descriptor));
-                }
-            }
-            return Ok(out);
-        }
-        let mut out = Vec::new();
-        let code = self.code_tool.descriptor.clone();
-        let registry_tools = self.registry.entries().map(|e| &e.descriptor);
-        for tool in registry_tools.chain(std::iter::once(&code)) {
-            if self.availability_of(session, tool).state == AvailabilityState::Loaded {
-                out.push(as_model(tool));
-            }
-        }
+        let mut out = if session.is_dynamic() {
+            discovery_tools()
+        } else {
+            Vec::new()
+        };
+        out.extend(self.listed_descriptors(session).into_iter().map(as_model));
         Ok(out)
+    }
+
+    /// The names of [`Runtime::model_tools`], without copying any schema
+    /// (what a call is resolved against).
+    fn model_tool_names(&self, sid: &str) -> Result<Vec<String>> {
+        let session = self.session(sid)?;
+        let mut out: Vec<String> = if session.is_dynamic() {
+            holaryn_model::DISCOVERY_TOOLS
+                .iter()
+                .map(|n| n.to_string())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        out.extend(
+            self.listed_descriptors(session)
+                .into_iter()
+                .map(|d| d.name.clone()),
+        );
+        Ok(out)
+    }
+
+    /// The registry tools (and `run_tool_code`) a session's model sees, in
+    /// [`Runtime::model_tools`] order.
+    fn listed_descriptors<'a>(&'a self, session: &'a Session) -> Vec<&'a ToolDescriptor> {
+        if session.is_dynamic() {
+            return session
+                .export_order()
+                .into_iter()
+                .filter_map(|name| self.lookup(name).filter(|e| e.descriptor.name == name))
+                .map(|e| &*e.descriptor)
+                .filter(|d| self.state_of(session, d) == AvailabilityState::Loaded)
+                .collect();
+        }
+        self.registry
+            .entries()
+            .chain(std::iter::once(&self.code_tool))
+            .map(|e| &*e.descriptor)
+            .filter(|d| self.state_of(session, d) == AvailabilityState::Loaded)
+            .collect()
     }
 
     /// Bytes of the static list a session would have with discovery off.
@@ -364,7 +390,7 @@ impl Runtime {
         format: holaryn_model::Format,
     ) -> Result<crate::formats::Export> {
         let export = self.current_export(sid, format)?;
-        let bound = self.bindings(&export);
+        let bound = self.bindings(&export.names);
         if let Some(session) = self.sessions.get_mut(sid) {
             session.exported.insert(format, bound);
         }
@@ -387,16 +413,32 @@ impl Runtime {
         ))
     }
 
+    /// The wire-name map of [`Runtime::current_export`], built without the
+    /// tools' JSON (a call needs only the names).
+    fn current_names(
+        &self,
+        sid: &str,
+        format: holaryn_model::Format,
+    ) -> Result<BTreeMap<String, String>> {
+        if let Some(e) = self.deferred_export(sid, format)? {
+            return Ok(e.names);
+        }
+        Ok(self
+            .model_tool_names(sid)?
+            .into_iter()
+            .map(|c| (crate::formats::wire_for(format, &c, &self.registry), c))
+            .collect())
+    }
+
     /// Wire name → (canonical name, descriptor version; empty for discovery tools).
-    fn bindings(&self, export: &crate::formats::Export) -> BTreeMap<String, (String, String)> {
+    fn bindings(&self, names: &BTreeMap<String, String>) -> BTreeMap<String, (String, String)> {
         let version = |canonical: &str| {
             self.lookup(canonical)
                 .filter(|e| e.descriptor.name == canonical)
                 .map(|e| e.descriptor.version.clone())
                 .unwrap_or_default()
         };
-        export
-            .names
+        names
             .iter()
             .map(|(w, c)| (w.clone(), (c.clone(), version(c))))
             .collect()
@@ -430,10 +472,10 @@ impl Runtime {
         format: holaryn_model::Format,
         wire: &str,
     ) -> Result<CallTarget> {
-        let export = self.current_export(sid, format)?;
+        let names = self.current_names(sid, format)?;
         let session = self.session(sid)?;
         let dynamic = session.is_dynamic();
-        let now = self.bindings(&export).remove(wire);
+        let now = self.bindings(&names).remove(wire);
         if let Some((c, v)) = &now {
             // A pinned deferred entry whose tool is gone.
             if v.is_empty() && !holaryn_model::is_discovery_tool(c) && self.lookup(c).is_none() {
