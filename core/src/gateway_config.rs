@@ -8,15 +8,18 @@
 //! the 1-based line:column (UTF-16) where that value starts (a missing value:
 //! where its parent starts; a syntax error: where parsing stopped). The first
 //! problem in document order is the one reported. The rules the core owns
-//! elsewhere are applied here, not restated: a server name is a provider id
-//! ([`holaryn_model::check_provider_id`]), `rules` is a rule set
+//! elsewhere are applied here, not restated: a server name becomes a provider
+//! id by the one rule for names from outside ([`holaryn_model::provider_slug`]:
+//! `My Weather Server` is provider `My-Weather-Server`, shown as written), the
+//! id must be a provider id ([`holaryn_model::check_provider_id`]) and two
+//! names may not become one id; `rules` is a rule set
 //! ([`crate::Rules::from_value`]) and `profileAllowedTools` a pattern list
 //! ([`crate::parse_patterns`]).
 
 use crate::json_text::{pointer_position, syntax_error};
 use crate::policy::{parse_patterns, Rules};
+use holaryn_model::provider_slug;
 use holaryn_model::{check_provider_id, escape_token, Error, ErrorCode, Result};
-use holaryn_model::{is_provider_slug, provider_slug};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -45,12 +48,15 @@ pub struct TextPosition {
     pub column: u32,
 }
 
-/// One entry of `mcpServers`; its name is the provider id of its tools.
+/// One entry of `mcpServers`; its tools belong to provider `id`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GatewayServer {
-    /// The key under `mcpServers`.
+    /// The key under `mcpServers`, as written: the provider's display name.
     pub name: String,
+    /// The provider id of its tools: `name` by [`holaryn_model::provider_slug`]
+    /// (`name` itself when it already is a slug).
+    pub id: String,
     /// `"disabled": true`: listed but not started (nothing else is checked).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub disabled: bool,
@@ -206,10 +212,22 @@ pub fn parse_gateway_config(file: &str, text: &str) -> Result<GatewayConfig> {
             "\"mcpServers\" must be an object of named servers",
         ));
     };
-    let servers = servers
-        .iter()
-        .map(|(name, s)| cx.server(name, s))
-        .collect::<Result<Vec<_>>>()?;
+    let mut ids: BTreeMap<String, &str> = BTreeMap::new();
+    let mut checked = Vec::with_capacity(servers.len());
+    for (name, s) in servers {
+        let server = cx.server(name, s)?;
+        if let Some(first) = ids.insert(server.id.clone(), name) {
+            return Err(cx.fail(
+                &format!("/mcpServers/{}", escape_token(name)),
+                format!(
+                    "servers `{first}` and `{name}` would both be provider `{}` (a server name becomes its provider id with spaces and other characters as '-'); rename one",
+                    server.id
+                ),
+            ));
+        }
+        checked.push(server);
+    }
+    let servers = checked;
     let holaryn = match root.get("holaryn") {
         None | Some(Value::Null) => GatewaySettings::default(),
         Some(Value::Object(h)) => cx.settings(h)?,
@@ -251,16 +269,11 @@ impl Cx<'_> {
 
     fn server(&self, name: &str, s: &Value) -> Result<GatewayServer> {
         let at = format!("/mcpServers/{}", escape_token(name));
-        if !is_provider_slug(name) {
-            return Err(self.fail(
-                &at,
-                format!(
-                    "a server name must be 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit (it becomes the provider id); catalogs would call this one `{}`",
-                    provider_slug(name)
-                ),
-            ));
+        if name.trim_matches(is_js_space).is_empty() {
+            return Err(self.fail(&at, "a server name must not be empty"));
         }
-        if let Err(e) = check_provider_id(name) {
+        let id = provider_slug(name);
+        if let Err(e) = check_provider_id(&id) {
             return Err(self.fail(
                 &at,
                 format!("a server name becomes the provider id: {}", e.message),
@@ -274,12 +287,14 @@ impl Cx<'_> {
         };
         let server = |transport| GatewayServer {
             name: name.to_string(),
+            id: id.clone(),
             disabled: false,
             transport: Some(transport),
         };
         if s.get("disabled") == Some(&Value::Bool(true)) {
             return Ok(GatewayServer {
                 name: name.to_string(),
+                id: id.clone(),
                 disabled: true,
                 transport: None,
             });
@@ -617,15 +632,6 @@ mod tests {
         assert_eq!(n("1000.0"), Some(1000));
         for bad in ["0", "-1", "1.5", "9007199254740992", "1e300", "\"5\""] {
             assert_eq!(n(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
-    fn server_names() {
-        let ok = |n: &str| is_provider_slug(n);
-        assert!(ok("fs") && ok("a.b-c_1") && ok("Holaryn"));
-        for bad in ["", "-a", "a b", "a/b", "ü", &"x".repeat(65)] {
-            assert!(!ok(bad), "{bad}");
         }
     }
 }

@@ -75,7 +75,7 @@ pub use registry::{Registry, RegistryChange, Update};
 pub use runtime::api::{ExportMode, ExportOptions, Resolved, SearchOutput, ToolSummary};
 pub use runtime::deferred::reference_result;
 pub use runtime::model_call::{Finish, GateCall, ModelCallStep, SearchCall};
-pub use runtime::providers::ProviderSync;
+pub use runtime::providers::{ListChange, ProviderSync};
 pub use runtime::semantic::{EmbedFailure, EmbedRequest, EmbeddingStats, SearchStep, EMBED_BATCH};
 pub use runtime::{Event, Runtime};
 pub use schema_check::Uncompilable;

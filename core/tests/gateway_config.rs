@@ -55,9 +55,12 @@ fn the_mcp_servers_shape_with_holaryn_settings_beside_it() {
     let js = serde_json::to_value(&c).expect("serialises");
     assert_eq!(
         js["servers"][0],
-        json!({"name": "fs", "kind": "stdio", "command": "npx", "args": ["-y", "x"], "env": {"A": "1"}, "cwd": "sub"})
+        json!({"name": "fs", "id": "fs", "kind": "stdio", "command": "npx", "args": ["-y", "x"], "env": {"A": "1"}, "cwd": "sub"})
     );
-    assert_eq!(js["servers"][2], json!({"name": "off", "disabled": true}));
+    assert_eq!(
+        js["servers"][2],
+        json!({"name": "off", "id": "off", "disabled": true})
+    );
     assert_eq!(js["holaryn"]["approvalFallback"], "allow");
     let none = parse_gateway_config("c.json", r#"{"mcpServers": {}}"#).expect("valid");
     assert_eq!(none.holaryn.approval_fallback, ApprovalFallback::Deny);
@@ -144,14 +147,14 @@ fn every_rule_refuses_at_its_pointer() {
             "must be a string",
         ),
         (
-            json!({"mcpServers": {"a b": {"command": "x"}}}),
-            "/mcpServers/a b",
-            "a server name must be",
+            json!({"mcpServers": {" ": {"command": "x"}}}),
+            "/mcpServers/ ",
+            "a server name must not be empty",
         ),
         (
-            json!({"mcpServers": {"x/y": {"command": "x"}}}),
-            "/mcpServers/x~1y",
-            "a server name must be",
+            json!({"mcpServers": {"a b": {"command": "x"}, "a/b": {"command": "y"}}}),
+            "/mcpServers/a~1b",
+            "servers `a b` and `a/b` would both be provider `a-b`",
         ),
         (
             json!({"mcpServers": {"holaryn": {"command": "x"}}}),
@@ -253,6 +256,46 @@ fn server_names_follow_the_core_provider_id_rule() {
     assert!(c.is_ok(), "{c:?}");
     let e = bad(json!({"mcpServers": {"holaryn": {"disabled": true}}}));
     assert_eq!(e.pointer.as_deref(), Some("/mcpServers/holaryn"));
+}
+
+#[test]
+fn names_from_real_configs_become_provider_ids_by_the_one_slug_rule() {
+    // Spaces, dots, capitals, slashes and non-ASCII: the key stays the display
+    // name, its tools belong to `provider_slug(key)`, the rule catalogs use.
+    let keys = [
+        "My Weather Server",
+        "Acme.Tools",
+        "x/y",
+        "Café Tools",
+        "天气",
+    ];
+    let servers: serde_json::Map<String, Value> = keys
+        .iter()
+        .map(|k| (k.to_string(), json!({"command": "x"})))
+        .collect();
+    let c = parse_gateway_config("c.json", &json!({ "mcpServers": servers }).to_string())
+        .expect("every real-world name is taken");
+    for (s, key) in c.servers.iter().zip(keys) {
+        assert_eq!(s.name, key, "the key is kept as written");
+        assert_eq!(s.id, holaryn_model::provider_slug(key), "{key}");
+        assert!(holaryn_model::is_provider_slug(&s.id), "{}", s.id);
+    }
+    assert_eq!(c.servers[0].id, "My-Weather-Server");
+    assert_eq!(c.servers[1].id, "Acme.Tools", "a slug stays as it is");
+    assert_eq!(c.servers[2].id, "x-y");
+    let js = serde_json::to_value(&c).expect("serialises");
+    assert_eq!(js["servers"][0]["name"], "My Weather Server");
+    assert_eq!(js["servers"][0]["id"], "My-Weather-Server");
+    // Two keys, one id: the second is located, whatever order the file has.
+    let e = bad_text(
+        "{\"mcpServers\": {\n  \"My Server\": {\"command\": \"x\"},\n  \"My  Server\": {\"command\": \"y\"}}}",
+    );
+    assert_eq!(e.pointer.as_deref(), Some("/mcpServers/My  Server"));
+    assert_eq!((e.line, e.column), (Some(3), Some(17)));
+    assert!(e.message.contains("`My-Server`"), "{}", e.message);
+    // A name whose slug is the runtime's own id is refused like `holaryn` itself.
+    let e = bad(json!({"mcpServers": {" holaryn ": {"command": "x"}}}));
+    assert!(e.message.contains("reserved"), "{}", e.message);
 }
 
 #[test]

@@ -365,3 +365,57 @@ fn the_digest_is_canonical_and_tracks_every_scope() {
         assert_ne!(v.digest(), base.digest(), "variant {i}");
     }
 }
+
+#[test]
+fn a_provider_named_as_written_matches_its_slugged_id() {
+    // Gateway servers and catalog servers become provider ids by one rule
+    // (`provider_slug`); an entry naming the provider as written reads the same way.
+    let cafe = holaryn_model::provider_slug("Café");
+    let beta = holaryn_model::provider_slug("weather(beta)");
+    assert_eq!(beta, "weather-beta");
+    let tool = |name: &str, provider: &str, local: &str| {
+        let mut t = native(name, "A tool from a server named with odd characters");
+        t["source"] = json!("mcp");
+        t["provider"] = json!({ "id": provider });
+        t["localName"] = json!(local);
+        t
+    };
+    let mut r = Registry::new();
+    r.register_values(&[
+        tool("brew", &cafe, "brew"),
+        tool("forecast", &beta, "forecast"),
+        // An id registered directly, not slugged: entries as written still match it.
+        tool("raw_tool", "Café", "raw"),
+    ])
+    .expect("tools register");
+    let decide = |entry: &str, name: &str| {
+        let p = Policy::with_session(rules(json!({ "deny": [entry] })));
+        let d = &r.get(name).expect("registered").descriptor;
+        let out = p.evaluate(d);
+        assert_eq!(
+            CompiledPolicy::new(&p).evaluate(d),
+            out,
+            "{entry} vs {name}"
+        );
+        denied_at(&out).is_some()
+    };
+    for (entry, hits) in [
+        ("Café/brew", &["brew", "raw_tool"][..1]),
+        ("Café/*", &["brew", "raw_tool"][..]),
+        ("Café/raw", &["raw_tool"][..]),
+        ("weather(beta)/forecast", &["forecast"][..]),
+        ("weather(beta)/*", &["forecast"][..]),
+        ("mcp:weather(beta)/fore*", &["forecast"][..]),
+        ("weather-beta/*", &["forecast"][..]),
+        ("weather(beta)*", &[][..]),
+        ("native:weather(beta)/*", &[][..]),
+    ] {
+        for t in ["brew", "forecast", "raw_tool"] {
+            assert_eq!(decide(entry, t), hits.contains(&t), "`{entry}` vs {t}");
+        }
+    }
+    // Whitespace stays outside the grammar; the refusal names the id to write.
+    let e =
+        Rules::from_value(&json!({"deny": ["My Weather Server/*"]}), None).expect_err("refused");
+    assert!(e.message.contains("`My-Weather-Server/*`"), "{}", e.message);
+}

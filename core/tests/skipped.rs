@@ -294,3 +294,59 @@ fn a_runtime_that_requires_input_schemas_skips_the_tools_without_one() {
     assert_eq!(out.skipped.len(), 1);
     assert_eq!(out.skipped[0].name, "srv/schemaless");
 }
+
+#[test]
+fn a_relist_of_spec_values_skips_and_answers_with_the_change_and_what_it_skipped() {
+    // `syncProvider`'s path: spec values, each refused one skipped (a value that
+    // is no spec included), the rest registered, the answer saying both.
+    let mut rt = Runtime::new();
+    let spec = |name: &str| {
+        let mut t = native(name, &format!("{name} things"));
+        t["provider"] = json!({"id": "srv"});
+        t
+    };
+    let mut bad_schema = spec("bad_schema");
+    bad_schema["inputSchema"] = json!({"type": CANARY});
+    let tools = vec![
+        spec("echo"),
+        spec("bad name"),
+        bad_schema,
+        json!({"description": "no name"}),
+        json!({"name": "odd", "source": "plugin"}),
+        spec("ping"),
+    ];
+    let out = rt.sync_provider_values("srv", tools, 5).expect("sync");
+    let version = rt.registry().version().to_string();
+    let answer = out.into_change(&version).expect("an answer");
+    let mut added = answer.change.added.clone();
+    added.sort();
+    assert_eq!(added, ["echo", "ping"]);
+    let skipped: Vec<(&str, Code)> = answer
+        .skipped
+        .iter()
+        .map(|s| (s.name.as_str(), s.code))
+        .collect();
+    assert_eq!(skipped.len(), 4, "{skipped:?}");
+    for (name, code) in [
+        ("bad name", Code::DescriptorInvalidName),
+        ("bad_schema", Code::DescriptorInvalidSchema),
+        ("odd", Code::DescriptorUnknownSource),
+    ] {
+        assert!(skipped.contains(&(name, code)), "{name}: {skipped:?}");
+    }
+    assert!(skipped.iter().any(|(n, _)| *n == "#3"), "{skipped:?}");
+    let js = serde_json::to_value(&answer).expect("serialises");
+    assert!(js["added"].is_array() && js["skipped"].is_array(), "{js}");
+    assert_eq!(skipped_records(&rt).len(), 4, "one record per skipped tool");
+    // The same list again: no registry change, but the answer still says what is skipped.
+    let tools = vec![spec("echo"), spec("bad name"), spec("ping")];
+    let again = rt.sync_provider_values("srv", tools, 6).expect("sync");
+    let answer = again.into_change(&version).expect("skipped is news");
+    assert_eq!(answer.change.old_version, answer.change.new_version);
+    assert!(answer.change.added.is_empty() && answer.change.removed.is_empty());
+    assert_eq!(answer.skipped.len(), 1);
+    // Nothing skipped, nothing changed: no answer.
+    let tools = vec![spec("echo"), spec("ping")];
+    let quiet = rt.sync_provider_values("srv", tools, 8).expect("sync");
+    assert_eq!(quiet.into_change(&version), None);
+}

@@ -17,7 +17,7 @@ export async function checkReport(gateway) {
   await u.close();
   const lines = [`config: ${gateway.config.file}`, "servers:"];
   for (const s of downstream.status()) {
-    const n = perServer.get(s.name) ?? 0;
+    const n = perServer.get(s.id) ?? 0;
     lines.push(
       `  ${s.name.padEnd(24)} ${s.kind.padEnd(5)} ${s.state.padEnd(12)} ${String(n).padStart(5)} tools${s.error ? `  (${s.error})` : ""}`,
     );

@@ -65,7 +65,7 @@ export function superviseServers(
     }
     link.client = client;
     link.error = undefined;
-    relay?.attach(server.name, client);
+    relay?.attach(server.id, client);
     return client;
   }
 
@@ -74,7 +74,7 @@ export function superviseServers(
     const { server } = link;
     try {
       link.adapter = await connectMcpProvider(runtime, () => open(link), {
-        providerId: server.name,
+        providerId: server.id,
         qualifyNames,
         reconnect: { ...BACKOFF, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout },
         onWarning: (w) => {
@@ -85,7 +85,7 @@ export function superviseServers(
         },
         onReconnect: () => log(`[${server.name}] reconnected`),
       });
-      runtime.setProviderStatus(server.name, "connected");
+      runtime.setProviderStatus(server.id, "connected");
       log(`[${server.name}] connected: ${link.adapter.initial?.added?.length ?? 0} tools`);
       if (server.kind !== "stdio") link.health = timers.setInterval(() => check(link), healthMs);
     } catch (e) {
@@ -119,7 +119,7 @@ export function superviseServers(
       .filter((s) => !s.disabled)
       .map((server) => {
         const link = { server, attempts: 0 };
-        links.set(server.name, link);
+        links.set(server.id, link);
         return start(link);
       }),
   );
@@ -139,13 +139,13 @@ export function superviseServers(
         throw e;
       });
     },
-    /** The connected servers' clients, in config order (the relay's downstream side). */
+    /** The connected servers' clients, in config order (the relay's downstream side), each named by its provider id. */
     clients() {
       return [...links.values()]
         .filter((l) => l.client && l.adapter?.connected)
-        .map((l) => ({ name: l.server.name, client: l.client }));
+        .map((l) => ({ name: l.server.id, client: l.client }));
     },
-    /** One row per server: name, transport, state (`connected`, `reconnecting`, `unreachable`, `closed`), last error. */
+    /** One row per server: name (the config key), provider id, transport, state (`connected`, `reconnecting`, `unreachable`, `closed`), last error. */
     status() {
       return [...links.values()].map((l) => {
         const state = closing
@@ -157,6 +157,7 @@ export function superviseServers(
               : "reconnecting";
         return {
           name: l.server.name,
+          id: l.server.id,
           kind: l.server.kind,
           state,
           ...(l.error && state !== "connected" ? { error: l.error } : {}),

@@ -52,7 +52,7 @@ export function operatorDesk(gateway) {
         const counts = new Map();
         for (const r of rows) counts.set(r.provider, (counts.get(r.provider) ?? 0) + 1);
         return {
-          providers: downstream.status().map((s) => ({ ...s, tools: counts.get(s.name) ?? 0 })),
+          providers: downstream.status().map((s) => ({ ...s, tools: counts.get(s.id) ?? 0 })),
           catalog: rows,
           // The header's count: what a client can find (hidden rows, e.g. run_tool_code with bounded code mode off, are not).
           findable: rows.filter((r) => r.availability.state !== "hidden").length,

@@ -65,7 +65,12 @@ describe("gateway config", () => {
     ["a server with neither command nor url", { mcpServers: { a: {} } }, "/mcpServers/a"],
     ["a server with both", { mcpServers: { a: { command: "x", url: "http://h/" } } }, "/mcpServers/a"],
     ["a non-http url", { mcpServers: { a: { url: "file:///etc/passwd" } } }, "/mcpServers/a/url"],
-    ["a bad server name", { mcpServers: { "a b": { command: "x" } } }, "/mcpServers/a b"],
+    ["an empty server name", { mcpServers: { " ": { command: "x" } } }, "/mcpServers/ "],
+    [
+      "two server names with one provider id",
+      { mcpServers: { "a b": { command: "x" }, "a/b": { command: "y" } } },
+      "/mcpServers/a~1b",
+    ],
     ["the reserved name", { mcpServers: { holaryn: { command: "x" } } }, "/mcpServers/holaryn"],
     ["env values that are not strings", { mcpServers: { a: { command: "x", env: { N: 1 } } } }, "/mcpServers/a/env"],
     ["an unknown holaryn setting", { mcpServers: {}, holaryn: { bogus: true } }, "/holaryn/bogus"],
@@ -76,6 +81,45 @@ describe("gateway config", () => {
       assert.equal(bad(JSON.stringify(config)).pointer, pointer);
     });
   }
+
+  it("a server name as people write it becomes a provider id by the one slug rule, the name kept as written", () => {
+    const c = parseGatewayConfig(
+      JSON.stringify({ mcpServers: { "My Weather Server": { command: "x" }, "Acme.Tools": { url: "http://h/" } } }),
+      "/x/mcp.json",
+    );
+    assert.deepEqual(
+      c.servers.map((s) => [s.name, s.id]),
+      [
+        ["My Weather Server", "My-Weather-Server"],
+        ["Acme.Tools", "Acme.Tools"],
+      ],
+    );
+  });
+
+  it("serves the tools of a server named with spaces under its slugged id, which policy names", async () => {
+    const setup = makeConfig({ servers: ["dyn"] });
+    const config = JSON.parse(readFileSync(setup.file, "utf8"));
+    config.mcpServers = { "My Dyn (beta)": config.mcpServers.dyn };
+    config.holaryn = { rules: { deny: ["My-Dyn-beta/fail"] } };
+    writeFileSync(setup.file, JSON.stringify(config));
+    const gw = await connectGateway(setup.file);
+    try {
+      const r = await gw.call("My-Dyn-beta/echo_text", { text: "hello" });
+      assert.notEqual(r.isError, true, r.text);
+      assert.match(r.text, /hello/);
+      const denied = await gw.call("My-Dyn-beta/fail", {});
+      assert.equal(denied.isError, true);
+      assert.match(denied.text, /denied|policy/i);
+    } finally {
+      await gw.client.close();
+    }
+    const check = spawnSync(process.execPath, [BIN, "gateway", "--config", setup.file, "--check"], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    assert.equal(check.status, 0, check.stderr);
+    assert.match(check.stdout, /My Dyn \(beta\)\s+stdio connected\s+[1-9]\d* tools/);
+  });
 
   it("the CLI exits 2 with the message and starts nothing", () => {
     const setup = makeConfig({ servers: ["dyn"] });

@@ -63,16 +63,68 @@ test("version is independent of registration order", () => {
   assert.equal(a.version, b.version);
 });
 
-test("a malformed catalog names the file and the pointer", () => {
+test("a malformed catalog names the file and the pointer; an entry that is no tool is skipped with its pointer", () => {
   const rt = new HolarynRuntime();
+  const change = rt.registerCatalog("broken.json", '{"tools": [{"description": "no name"}]}');
+  assert.deepEqual(
+    change.skipped.map((s) => [s.name, s.code, s.pointer]),
+    [["#0", "catalog.malformed", "/tools/0"]],
+  );
+  assert.equal(change.oldVersion, change.newVersion, "nothing registered");
   assert.throws(
-    () => rt.registerCatalog("broken.json", '{"tools": [{"description": "no name"}]}'),
+    () => HolarynRuntime.parseCatalog("broken.json", '{"tools": [{"description": "no name"}]}'),
     (e) => e instanceof CatalogError && e.file === "broken.json" && e.pointer === "/tools/0",
+    "parseCatalog stays strict (parseCatalogWithNotes skips and says)",
   );
   assert.throws(
     () => rt.registerCatalog("bad.json", '{"tools": [\n  {,}]}'),
     (e) => e.code === "catalog.malformed" && e.line === 2 && typeof e.column === "number",
   );
+});
+
+test("one bad tool never costs the others: registerCatalog and syncProvider skip it and say so", () => {
+  const good = (name) => ({ name, description: `${name} things`, inputSchema: { type: "object" } });
+  const tools = [
+    good("echo"),
+    { name: "bad name", inputSchema: { type: "object" } },
+    { name: "bad_schema", inputSchema: { type: "nonsense" } },
+    good("ping"),
+  ];
+  const rt = new HolarynRuntime();
+  const change = rt.registerCatalog("srv.json", JSON.stringify({ tools }), { providerId: "srv" });
+  assert.deepEqual([...change.added].sort(), ["echo", "ping"]);
+  assert.deepEqual(
+    change.skipped.map((s) => [s.name, s.code]),
+    [
+      ["bad name", "descriptor.invalid_name"],
+      ["bad_schema", "descriptor.invalid_schema"],
+    ],
+  );
+  assert.ok(change.skipped.every((s) => s.provider.id === "srv" && s.nextAction));
+  // The same list again: nothing registered changes, the answer still lists what is skipped.
+  const again = rt.registerCatalog("srv.json", JSON.stringify({ tools }), { providerId: "srv" });
+  assert.equal(again.oldVersion, again.newVersion);
+  assert.equal(again.skipped.length, 2);
+  // syncProvider: spec values, a value that is no spec included.
+  const specs = tools.map((t) => ({ ...t, source: "mcp", provider: { id: "srv" } }));
+  const relist = rt.syncProvider("srv", [...specs.slice(0, 3), { description: "no name" }]);
+  assert.deepEqual(relist.removed, ["ping"]);
+  assert.deepEqual(relist.skipped.map((s) => `${s.name} ${s.code}`).sort(), [
+    "#3 descriptor.invalid",
+    "bad name descriptor.invalid_name",
+    "bad_schema descriptor.invalid_schema",
+  ]);
+  assert.deepEqual(
+    rt.tools().map((t) => t.name),
+    ["echo"],
+  );
+  // registerTools stays all-or-nothing.
+  const before = rt.version;
+  assert.throws(
+    () => rt.registerTools(specs),
+    (e) => e instanceof DescriptorError,
+  );
+  assert.equal(rt.version, before);
 });
 
 test("change events for add, update, remove, disconnect; none for a no-op", () => {

@@ -34,6 +34,7 @@ import type {
   CallPath,
   CallStatus,
   CapabilityRow,
+  CatalogChange,
   CatalogOptions,
   CodeLimits,
   EmbeddingEncoding,
@@ -116,9 +117,13 @@ export async function everything(): Promise<void> {
   const change: RegistryChange | null = rt.registerTools([spec]);
   const catalog: CatalogOptions = { providerId: "github", qualifyNames: true, source: "mcp", trust: "untrusted" };
   rt.registerCatalog("github.json", '{"tools": []}', catalog);
-  rt.registerCatalog("github.json", '{"tools": []}');
+  const registered: CatalogChange | null = rt.registerCatalog("github.json", '{"tools": []}');
+  const registeredSkipped: SkippedTool[] = registered?.skipped ?? [];
+  const stillAChange: RegistryChange | null = registered;
   const specs: ToolSpec[] = HolarynRuntime.parseCatalog("github.json", '{"tools": []}');
-  rt.syncProvider("github", specs);
+  const relisted: CatalogChange | null = rt.syncProvider("github", specs);
+  const relistedNames: string[] = (relisted?.skipped ?? []).map((x) => x.name);
+  void [registeredSkipped, stillAChange, relistedNames];
   const synced: ProviderSync = rt.syncCatalog("github", '{"tools": []}', catalog);
   const skipped: SkippedTool[] = synced.skipped;
   const skippedCode: H.OutcomeCode[] = skipped.map((x) => x.code);

@@ -147,8 +147,9 @@ impl HolarynRuntime {
         })
     }
 
-    /// Register an MCP `tools/list` result (or tool array) as one provider, replacing its previous tools.
-    #[wasm_bindgen(js_name = registerCatalog, unchecked_return_type = "RegistryChange | null")]
+    /// Register an MCP `tools/list` result (or tool array) as one provider, replacing its previous tools;
+    /// each tool the core refuses is skipped and listed in the answer's `skipped` while the rest register.
+    #[wasm_bindgen(js_name = registerCatalog, unchecked_return_type = "CatalogChange | null")]
     pub fn register_catalog(
         &self,
         file: &str,
@@ -156,12 +157,13 @@ impl HolarynRuntime {
         #[wasm_bindgen(unchecked_optional_param_type = "CatalogOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let opts = catalog_options(options)?;
-        let specs = js(parse_catalog_text(file, text, &opts))?;
-        let provider = specs.first().map(|s| s.provider.id.clone());
-        self.apply(Update {
-            upsert: specs,
-            sync_provider: provider,
-            ..Update::default()
+        let list = js(parse_provider_list(file, text, &opts))?;
+        if list.specs.is_empty() && list.skipped.is_empty() {
+            return Ok(JsValue::NULL); // an empty catalog changes nothing
+        }
+        self.edit(|rt, now| {
+            let sync = rt.sync_provider_list(list, now)?;
+            Ok(sync.into_change(rt.registry().version()))
         })
     }
 
@@ -186,22 +188,18 @@ impl HolarynRuntime {
         self.edit(|rt, now| rt.remove_provider(provider_id, now))
     }
 
-    /// Replace every tool of one provider (a provider re-list).
-    #[wasm_bindgen(js_name = syncProvider, unchecked_return_type = "RegistryChange | null")]
+    /// Replace every tool of one provider (a provider re-list); each tool the core refuses is skipped and
+    /// listed in the answer's `skipped` while the rest register.
+    #[wasm_bindgen(js_name = syncProvider, unchecked_return_type = "CatalogChange | null")]
     pub fn sync_provider(
         &self,
         provider_id: &str,
         #[wasm_bindgen(unchecked_param_type = "ToolSpec[]")] tools: JsValue,
     ) -> Result<JsValue, JsValue> {
         let values: Vec<Value> = from_js(tools, "tools")?;
-        let specs = js(values
-            .into_iter()
-            .map(holaryn_core::parse_spec_owned)
-            .collect::<Result<Vec<ToolSpec>, _>>())?;
-        self.apply(Update {
-            upsert: specs,
-            sync_provider: Some(provider_id.to_string()),
-            ..Update::default()
+        self.edit(|rt, now| {
+            let sync = rt.sync_provider_values(provider_id, values, now)?;
+            Ok(sync.into_change(rt.registry().version()))
         })
     }
 
@@ -398,7 +396,8 @@ impl HolarynRuntime {
         js(self.shared.core()?.import_embeddings(&v))
     }
 
-    /// Parse a catalog file without registering it (for tools and the CLI).
+    /// Parse a catalog file without registering it, strictly: any entry that is no tool refuses the catalog
+    /// (an array has no room to say what was skipped; `parseCatalogWithNotes` skips and says).
     #[wasm_bindgen(js_name = parseCatalog, unchecked_return_type = "ToolSpec[]")]
     pub fn parse_catalog(
         file: &str,

@@ -69,11 +69,15 @@ export interface RenamedTool { from: string; to: string; code: OutcomeCode; mess
 /** What `parseCatalogWithNotes` returns: the tools, those renamed on the way, and the entries that are no tool (skipped). */
 export interface ParsedCatalog { specs: ToolSpec[]; renamed: RenamedTool[]; skipped: SkippedTool[]; }
 
-/** A `holaryn gateway` server: stdio (`command`), Streamable HTTP (`url`), legacy HTTP+SSE (`"type": "sse"`), or `disabled` (nothing else set). */
+/**
+ * A `holaryn gateway` server: stdio (`command`), Streamable HTTP (`url`), legacy HTTP+SSE (`"type": "sse"`), or `disabled`
+ * (nothing else set). `name` is the key under `mcpServers` as written (the display name); `id` the provider id of its tools,
+ * `name` by the one slug rule (`"My Weather Server"` → `"My-Weather-Server"`; a name that already is a slug is its own id).
+ */
 export type GatewayServer =
-  | { name: string; kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { name: string; kind: "http" | "sse"; url: string; headers: Record<string, string> }
-  | { name: string; disabled: true };
+  | { name: string; id: string; kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { name: string; id: string; kind: "http" | "sse"; url: string; headers: Record<string, string> }
+  | { name: string; id: string; disabled: true };
 /** The `"holaryn"` settings of a gateway config; paths as written (relative to the config file). */
 export interface GatewaySettings {
   boundedCodeMode?: boolean; policyFile?: string; rules?: PolicyRules; profileAllowedTools?: string[];
@@ -102,6 +106,12 @@ export interface SkippedTool {
 }
 /** What `syncCatalog` did: the registry change (null: no registered tool changed) and every tool it skipped. */
 export interface ProviderSync { change: RegistryChange | null; skipped: SkippedTool[]; renamed?: RenamedTool[]; }
+/**
+ * What `registerCatalog` and `syncProvider` answer: the registry change, every tool the re-list skipped (refused by the
+ * core; the rest registered) and the tools renamed on the way. `null` only when nothing changed and nothing was skipped;
+ * when only what was skipped is news, `oldVersion` equals `newVersion` and `added`/`removed`/`changed` are empty.
+ */
+export interface CatalogChange extends RegistryChange { skipped: SkippedTool[]; renamed?: RenamedTool[]; }
 
 export interface PolicyRules { allow?: string[]; deny?: string[]; }
 export interface PolicyFile { path: string; text: string; }

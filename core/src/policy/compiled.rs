@@ -38,19 +38,28 @@ impl Matcher {
                 Name::Any => m.any.push(i),
                 Name::Prefix(_) => m.prefixes.push(i),
                 Name::Exact(n) => {
-                    m.exact.entry(n.clone()).or_default().push(i);
-                    for (at, _) in n.match_indices('/') {
-                        m.qualified
-                            .entry(n[..at].to_string())
-                            .or_default()
-                            .entry(n[at + 1..].to_string())
-                            .or_default()
-                            .push(i);
+                    m.index_exact(n, i);
+                    // The same entry with its provider part slugged, as `Pattern::matches` reads it.
+                    if let Some(Name::Exact(slugged)) = p.slugged_name() {
+                        m.index_exact(slugged, i);
                     }
                 }
             }
         }
         m
+    }
+
+    /// Index exact name `n` of entry `i` by name and by every `provider/local` split.
+    fn index_exact(&mut self, n: &str, i: usize) {
+        self.exact.entry(n.to_string()).or_default().push(i);
+        for (at, _) in n.match_indices('/') {
+            self.qualified
+                .entry(n[..at].to_string())
+                .or_default()
+                .entry(n[at + 1..].to_string())
+                .or_default()
+                .push(i);
+        }
     }
 
     /// Lowest index in `candidates` whose source fits the tool.

@@ -32,8 +32,19 @@
 //! exactly one tool) but needs no registry, so it never goes stale when the
 //! catalog changes. Tool names containing `:` or `*` can only be reached
 //! through an alias, their qualified name or a wildcard.
+//!
+//! **Provider names as written.** Provider ids that come from outside (a
+//! gateway server's name, a catalog's server) are slugs of the name as
+//! written ([`holaryn_model::provider_slug`]: `Café Tools` is provider
+//! `Caf-Tools-…`, `weather(beta)` is `weather-beta`). An entry whose part
+//! before the first `/` is literal (no `*`) and not a slug also matches as if
+//! that part were slugged by the same rule, so `weather(beta)/*` names the
+//! tools of the server configured as `weather(beta)`; the entry as written
+//! still matches too (a tool registered with such a provider id directly).
+//! Whitespace stays refused (the grammar is unchanged); the message names
+//! the slug to write instead.
 
-use holaryn_model::{Error, ErrorCode};
+use holaryn_model::{is_provider_slug, provider_slug, Error, ErrorCode};
 use holaryn_model::{Source, ToolDescriptor};
 use std::fmt;
 
@@ -59,6 +70,23 @@ pub struct Pattern {
     name: Name,
     /// The name contains `/`: also compare with the provider-qualified name.
     qualified: bool,
+    /// The name with its literal provider part slugged, when that differs.
+    slugged: Option<Name>,
+}
+
+/// `name` with the part before its first `/` slugged, when that part is
+/// literal and not already a slug.
+fn slugged(name: &Name) -> Option<Name> {
+    let (text, rebuild): (&str, fn(String) -> Name) = match name {
+        Name::Any => return None,
+        Name::Exact(n) => (n, Name::Exact),
+        Name::Prefix(p) => (p, Name::Prefix),
+    };
+    let (provider, rest) = text.split_once('/')?;
+    if provider.is_empty() || is_provider_slug(provider) {
+        return None;
+    }
+    Some(rebuild(format!("{}/{rest}", provider_slug(provider))))
 }
 
 fn forbidden(c: char) -> bool {
@@ -78,8 +106,22 @@ impl Pattern {
             ));
         }
         if let Some(c) = text.chars().find(|c| forbidden(*c)) {
+            let hint = match text.split_once('/') {
+                Some((provider, rest))
+                    if !provider.contains(['*', ':'])
+                        && !provider.trim().is_empty()
+                        && !rest.chars().any(forbidden) =>
+                {
+                    format!(
+                        "; a provider named `{provider}` has the id `{}` (write `{}/{rest}`)",
+                        provider_slug(provider),
+                        provider_slug(provider)
+                    )
+                }
+                _ => String::new(),
+            };
             return Err(format!(
-                "`{}` contains whitespace or a control character ({c:?})",
+                "`{}` contains whitespace or a control character ({c:?}){hint}",
                 text.escape_debug()
             ));
         }
@@ -119,6 +161,7 @@ impl Pattern {
             text: text.to_string(),
             source,
             qualified: rest.contains('/'),
+            slugged: slugged(&name),
             name,
         })
     }
@@ -150,45 +193,60 @@ impl Pattern {
         &self.name
     }
 
-    /// Does this entry match the tool (canonical name, alias or qualified name)?
+    /// The name with its provider part slugged ([`provider_slug`]), when the
+    /// entry's provider part is literal and not a slug.
+    pub(crate) fn slugged_name(&self) -> Option<&Name> {
+        self.slugged.as_ref()
+    }
+
+    /// Does this entry match the tool (canonical name, alias or qualified
+    /// name), as written or with its provider part slugged?
     pub fn matches(&self, tool: &ToolDescriptor) -> bool {
         if self.source.is_some_and(|s| s != tool.source) {
             return false;
         }
-        let hit = |candidate: &str| match &self.name {
+        self.name_matches(&self.name, tool)
+            || self
+                .slugged
+                .as_ref()
+                .is_some_and(|n| self.name_matches(n, tool))
+    }
+
+    fn name_matches(&self, name: &Name, tool: &ToolDescriptor) -> bool {
+        let hit = |candidate: &str| match name {
             Name::Any => true,
             Name::Exact(n) => candidate == n,
             Name::Prefix(p) => candidate.starts_with(p.as_str()),
         };
-        match &self.name {
+        match name {
             Name::Any => true,
             Name::Exact(_) | Name::Prefix(_) => {
                 hit(&tool.name)
                     || tool.aliases.iter().any(|a| hit(a))
-                    || (self.qualified && self.matches_qualified(tool))
+                    || (self.qualified && matches_qualified(name, tool))
             }
         }
     }
+}
 
-    /// Compare with `provider/local_name` without allocating it.
-    fn matches_qualified(&self, tool: &ToolDescriptor) -> bool {
-        let (id, local) = (tool.provider.id.as_str(), tool.local_name.as_str());
-        match &self.name {
-            Name::Any => true,
-            Name::Exact(n) => {
-                n.len() == id.len() + 1 + local.len()
-                    && n.starts_with(id)
-                    && n[id.len()..].starts_with('/')
-                    && n.ends_with(local)
-            }
-            Name::Prefix(p) => {
-                if p.len() <= id.len() {
-                    id.starts_with(p.as_str())
-                } else {
-                    p.starts_with(id)
-                        && p[id.len()..].starts_with('/')
-                        && local.starts_with(&p[id.len() + 1..])
-                }
+/// Compare `name` with `provider/local_name` without allocating it.
+fn matches_qualified(name: &Name, tool: &ToolDescriptor) -> bool {
+    let (id, local) = (tool.provider.id.as_str(), tool.local_name.as_str());
+    match name {
+        Name::Any => true,
+        Name::Exact(n) => {
+            n.len() == id.len() + 1 + local.len()
+                && n.starts_with(id)
+                && n[id.len()..].starts_with('/')
+                && n.ends_with(local)
+        }
+        Name::Prefix(p) => {
+            if p.len() <= id.len() {
+                id.starts_with(p.as_str())
+            } else {
+                p.starts_with(id)
+                    && p[id.len()..].starts_with('/')
+                    && local.starts_with(&p[id.len() + 1..])
             }
         }
     }

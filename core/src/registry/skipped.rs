@@ -98,6 +98,21 @@ impl Listing {
         }
     }
 
+    /// A tool spec value (at `index`) of `provider`'s list, before it is read
+    /// as a spec: its string `name` and `source` when it has them (`native`
+    /// otherwise), else `#index`.
+    pub fn of_value(index: usize, value: &serde_json::Value, provider: &Provider) -> Self {
+        let text = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
+        let name = text("name").map(str::to_string);
+        Listing {
+            name: name.clone().unwrap_or_else(|| format!("#{index}")),
+            local_name: name,
+            provider: provider.clone(),
+            source: text("source").unwrap_or("native").to_string(),
+            trust: None,
+        }
+    }
+
     /// The listed tool, skipped because of `e`.
     pub fn skip(self, e: &Error) -> SkippedTool {
         SkippedTool {

@@ -4,10 +4,11 @@
 
 use super::Runtime;
 use crate::activity::ActivityRecord;
-use crate::catalog::ProviderList;
+use crate::catalog::{ProviderList, Renamed};
 use crate::registry::{Listing, RegistryChange, SkippedTool, Update};
-use holaryn_model::Result;
+use holaryn_model::{Provider, Result};
 use serde::Serialize;
+use serde_json::Value;
 
 /// What a provider re-list did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -23,7 +24,80 @@ pub struct ProviderSync {
     pub renamed: Vec<crate::catalog::Renamed>,
 }
 
+/// A re-list's answer where a registry change is expected (`registerCatalog`,
+/// `syncProvider`): the change, and every tool the re-list skipped, so one
+/// refused tool neither costs the others nor goes unreported.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListChange {
+    /// The registry change (old and new version equal, every list empty,
+    /// when only what was skipped is news).
+    #[serde(flatten)]
+    pub change: RegistryChange,
+    /// Every tool this re-list skipped.
+    pub skipped: Vec<SkippedTool>,
+    /// The tools the catalog rule renamed (`qualifyRefusedNames`), in catalog order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub renamed: Vec<Renamed>,
+}
+
+impl ProviderSync {
+    /// The answer as a [`ListChange`] at registry `version`: `None` only
+    /// when nothing changed and nothing was skipped or renamed.
+    pub fn into_change(self, version: &str) -> Option<ListChange> {
+        let change = match self.change {
+            Some(c) => c,
+            None if self.skipped.is_empty() && self.renamed.is_empty() => return None,
+            None => RegistryChange {
+                old_version: version.to_string(),
+                new_version: version.to_string(),
+                added: Vec::new(),
+                removed: Vec::new(),
+                changed: Vec::new(),
+            },
+        };
+        Some(ListChange {
+            change,
+            skipped: self.skipped,
+            renamed: self.renamed,
+        })
+    }
+}
+
 impl Runtime {
+    /// Register `tools` (tool spec values) as provider `provider_id`'s
+    /// re-list, as [`Runtime::sync_provider_list`] does: a value that is no
+    /// spec, or a spec the registry refuses, is skipped and kept while the
+    /// rest register.
+    pub fn sync_provider_values(
+        &mut self,
+        provider_id: &str,
+        tools: Vec<Value>,
+        now_ms: u64,
+    ) -> Result<ProviderSync> {
+        let provider = Provider {
+            id: provider_id.to_string(),
+            kind: String::new(),
+            display_name: provider_id.to_string(),
+            version: None,
+            origin: None,
+        };
+        let mut list = ProviderList {
+            provider,
+            specs: Vec::with_capacity(tools.len()),
+            skipped: Vec::new(),
+            renamed: Vec::new(),
+        };
+        for (i, value) in tools.into_iter().enumerate() {
+            let listing = Listing::of_value(i, &value, &list.provider);
+            match crate::validate::parse_spec_owned(value) {
+                Ok(spec) => list.specs.push(spec),
+                Err(e) => list.skipped.push(listing.skip(&e)),
+            }
+        }
+        self.sync_provider_list(list, now_ms)
+    }
+
     /// Register `list` as its provider's tools (a re-list: the provider's
     /// other tools are removed), skipping each tool the registry refuses
     /// while the rest register. Records one `tool_skipped` activity record
