@@ -445,7 +445,7 @@ impl Runtime {
     }
 
     /// The canonical name behind a tool name a model called in `format`
-    /// ([`Runtime::call_target`] without saying whether it must be loaded first).
+    /// (`Runtime::call_target` without saying whether it must be loaded first).
     pub fn model_call_target(
         &self,
         sid: &str,
