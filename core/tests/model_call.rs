@@ -249,6 +249,33 @@ fn a_stale_wire_name_is_a_result_and_nothing_runs() {
     assert_eq!((ran, r["is_error"].clone()), (1, json!(false)));
 }
 
+#[test]
+fn a_canonical_name_reaches_the_tool_listed_under_its_call_name() {
+    // `gh/create_issue` is listed as `gh__create_issue`; an MCP client or cache
+    // from before call names still calls it by the canonical name.
+    let mut tool = native("create_issue", "Create an issue");
+    tool["name"] = json!("gh/create_issue");
+    tool["provider"] = json!({"id": "gh"});
+    let mut rt = runtime(&[tool]);
+    let sid = session(&mut rt, true);
+    let _ = rt.tool_inspect(&sid, &json!({"name": "gh/create_issue"}), 1);
+    for format in [Format::Mcp, Format::Anthropic] {
+        let listed = rt.export_tools(&sid, format).expect("export");
+        assert!(listed.names.contains_key("gh__create_issue"), "{format:?}");
+        let c = call(format, "c", "gh/create_issue", json!({"path": "a"}));
+        let step = rt.dispatch_model_call(&sid, format, &c, 2);
+        let (r, ran) = finish(&mut rt, step.expect("result"), &returning(json!("ok")));
+        // A model only ever saw the wire name: it is not guessed from the canonical one.
+        let expected = if format == Format::Mcp { 1 } else { 0 };
+        assert_eq!(ran, expected, "{format:?}: {r}");
+    }
+    // A canonical name no list shows stays unknown.
+    let c = call(Format::Mcp, "c", "gh/close_issue", json!({}));
+    let step = rt.dispatch_model_call(&sid, Format::Mcp, &c, 3);
+    let (r, ran) = finish(&mut rt, step.expect("result"), &Script::default());
+    assert_eq!((ran, is_error(Format::Mcp, &r)), (0, Some(true)));
+}
+
 fn ok_call(output: Value, format: Format) -> Value {
     let mut rt = runtime(&[native("read_file", "Read a file")]);
     let sid = session(&mut rt, true);
