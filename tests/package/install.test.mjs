@@ -128,7 +128,8 @@ test("CLI user errors: exit 2, one line naming the flag, file or tool, never a s
     [["search", "--catalog", "github.json", "--colour", "x"], /Unknown option '--colour'/],
     [["rank", "--catalog", "github.json", "--queries", "q.jsonl", "--top"], /Option '--top <value>' argument missing/],
     [["search", "--catalog", "missing.json", "x"], /missing\.json/],
-    [["search", "--catalog", "bad.json", "x"], /bad\.json tool `has space`.*descriptor\.invalid_name/],
+    // Without --strict the good tool registers and the bad one is one skip line (exit 0, issue 30).
+    [["search", "--catalog", "bad.json", "--strict", "x"], /bad\.json: tool `has space`.*descriptor\.invalid_name/],
     [["rank", "--catalog", "github.json", "--queries", "nope.jsonl"], /--queries nope\.jsonl: cannot read/],
     [
       ["rank", "--catalog", "github.json", "--queries", "q.jsonl", "--out", "no-such-dir/out.jsonl"],
@@ -144,6 +145,16 @@ test("CLI user errors: exit 2, one line naming the flag, file or tool, never a s
     assert.equal(r.stderr.trim().split("\n").length, 1, `one line: ${r.stderr}`);
     noStack(r);
   }
+});
+
+test("CLI: a refused tool is skipped with one line and the others still register (exit 0)", () => {
+  writeFileSync(join(p.dir, "bad.json"), JSON.stringify({ tools: [{ name: "ok" }, { name: "has space" }] }));
+  const r = holaryn("search", "--catalog", "bad.json", "x");
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /^holaryn: skipping bad\.json: tool `has space` \(name\).*descriptor\.invalid_name/);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  assert.match(r.stdout, /^1 tools from 1 file/);
+  noStack(r);
 });
 
 test("CLI: a search with no match says so and suggests filters", () => {
