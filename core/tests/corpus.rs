@@ -16,8 +16,8 @@
 
 mod common;
 
-use common::secret;
-use holaryn_core::{CallStatus, GateStep, Runtime, SessionOptions};
+use common::{secret, verdict};
+use holaryn_core::{Runtime, SessionOptions};
 use holaryn_jsonschema::Draft;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -65,19 +65,6 @@ fn wrapped(schema: &Value, name: &str, draft: Draft) -> Option<Value> {
         w["$schema"] = d;
     }
     Some(w)
-}
-
-fn verdict(rt: &mut Runtime, sid: &str, tool: &str, args: Value) -> Result<bool, String> {
-    match rt.start_call(sid, tool, args, 1) {
-        GateStep::HookBefore(_) | GateStep::Approval(_) | GateStep::Execute(_) => Ok(true),
-        GateStep::Done(o)
-            if o.status == CallStatus::Refused && o.code.as_str() == "args.invalid" =>
-        {
-            Ok(false)
-        }
-        GateStep::Done(o) => Err(format!("{:?} {}", o.status, o.code.as_str())),
-        GateStep::HookAfter(_) | GateStep::Screen(_) => Err("past execute".into()),
-    }
 }
 
 /// Compare `found` (id → what happened) with the reviewed list.

@@ -19,8 +19,8 @@
 
 mod common;
 
-use common::secret;
-use holaryn_core::{CallStatus, GateStep, Runtime, SessionOptions};
+use common::{secret, verdict};
+use holaryn_core::{Runtime, SessionOptions};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -84,21 +84,6 @@ fn wrapped(schema: &Value, draft: &str, uri: &str) -> Option<Value> {
             .or_insert_with(|| Value::String("urn:holaryn:case".into()));
     }
     Some(json!({"$schema": uri, "type": "object", "properties": {"v": inner}, "required": ["v"]}))
-}
-
-/// What the gate did with a call: `Ok(true)` past validation (the `before`
-/// hook, approval or execute), `Ok(false)` refused as `args.invalid`.
-fn verdict(rt: &mut Runtime, sid: &str, tool: &str, args: Value) -> Result<bool, String> {
-    match rt.start_call(sid, tool, args, 1) {
-        GateStep::HookBefore(_) | GateStep::Approval(_) | GateStep::Execute(_) => Ok(true),
-        GateStep::Done(o)
-            if o.status == CallStatus::Refused && o.code.as_str() == "args.invalid" =>
-        {
-            Ok(false)
-        }
-        GateStep::Done(o) => Err(format!("{:?} {}", o.status, o.code.as_str())),
-        GateStep::HookAfter(_) | GateStep::Screen(_) => Err("past execute".into()),
-    }
 }
 
 #[test]

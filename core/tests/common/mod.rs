@@ -71,3 +71,20 @@ pub fn dynamic_session(rt: &mut Runtime, seed: u8) -> String {
     )
     .expect("dynamic session")
 }
+
+/// What the gate did with a call: `Ok(true)` past validation (the `before`
+/// hook, approval or execute), `Ok(false)` refused as `args.invalid`, else the
+/// status and code it ended with.
+pub fn verdict(rt: &mut Runtime, sid: &str, tool: &str, args: Value) -> Result<bool, String> {
+    use holaryn_core::{CallStatus, GateStep};
+    match rt.start_call(sid, tool, args, 1) {
+        GateStep::HookBefore(_) | GateStep::Approval(_) | GateStep::Execute(_) => Ok(true),
+        GateStep::Done(o)
+            if o.status == CallStatus::Refused && o.code.as_str() == "args.invalid" =>
+        {
+            Ok(false)
+        }
+        GateStep::Done(o) => Err(format!("{:?} {}", o.status, o.code.as_str())),
+        GateStep::HookAfter(_) | GateStep::Screen(_) => Err("past execute".into()),
+    }
+}
