@@ -36,6 +36,11 @@ export function makeConfig({ servers = ["memory", "filesystem", "everything", "d
       args: [join(ROOT, "tests/fixtures/servers/dynamic-server.mjs")],
       env: { DYNAMIC_SERVER_PID_FILE: files.pids, DYNAMIC_SERVER_LOG: files.log },
     },
+    costly: {
+      command: process.execPath,
+      args: [join(ROOT, "tests/fixtures/servers/dynamic-server.mjs")],
+      env: { DYNAMIC_SERVER_COSTLY: "1" },
+    },
   };
   const config = { mcpServers: Object.fromEntries(servers.map((s) => [s, all[s]])), holaryn };
   const file = join(dir, "config.json");
