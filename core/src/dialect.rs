@@ -17,7 +17,7 @@
 //! silently ignore what the author wrote, so 2020-12's refusal stands.
 //! Only a schema no dialect reads is refused, with 2020-12's error.
 
-use holaryn_jsonschema::{Draft, Validator};
+use holaryn_jsonschema::{holds, Draft, ErrorKind, Holds, Validator};
 use holaryn_model::{Error, ErrorCode, Result, SchemaDialect};
 use serde_json::Value;
 use std::rc::Rc;
@@ -98,7 +98,7 @@ pub fn read(
                 "/$schema".into(),
             )
         })?;
-        check(draft)?;
+        check(draft).map_err(|m| m.error)?;
         return Ok(Reading { draft, note: None });
     }
     let refusal = match check(Draft::Draft202012) {
@@ -108,20 +108,15 @@ pub fn read(
                 note: None,
             })
         }
-        Err(e) => e,
+        Err(Misfit {
+            error,
+            over_budget: true,
+        }) => return Err(error), // another draft would spend the budget again
+        Err(m) => m.error,
     };
-    if refusal.message.starts_with(TOO_COSTLY) {
-        // Over the compile budget: another draft would spend it again.
-        return Err(refusal);
-    }
-    let newest = newest_keywords(schema);
+    let needs = oldest_reader(schema);
     for draft in OLDER {
-        let too_old = match newest {
-            Newest::Draft202012 => true,
-            Newest::Draft201909 => draft != Draft::Draft201909,
-            Newest::Older => false,
-        };
-        if !too_old && check(draft).is_ok() {
+        if draft >= needs && check(draft).is_ok() {
             let at = refusal.pointer.as_deref().unwrap_or("");
             let at = if at.is_empty() { "the root" } else { at };
             let reason = format!(
@@ -142,17 +137,6 @@ pub fn read(
     Err(refusal)
 }
 
-/// The newest draft whose own keywords a schema uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Newest {
-    /// Only keywords draft-04/06/07 also know (or none at all).
-    Older,
-    /// A keyword 2019-09 introduced.
-    Draft201909,
-    /// A keyword only 2020-12 has.
-    Draft202012,
-}
-
 /// Keywords 2020-12 introduced.
 const ONLY_2020_12: [&str; 3] = ["$dynamicRef", "$dynamicAnchor", "prefixItems"];
 /// Keywords 2019-09 introduced (2020-12 kept them).
@@ -169,50 +153,42 @@ const SINCE_2019_09: [&str; 11] = [
     "maxContains",
     "contentSchema",
 ];
-/// Keywords whose value is data, not a schema.
-const DATA: [&str; 4] = ["enum", "const", "default", "examples"];
-/// Keywords whose value maps names to schemas (the names are not keywords).
-const SCHEMA_MAPS: [&str; 5] = [
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
 
-/// The newest draft whose keywords `schema` uses, looking through subschemas
-/// (not through data such as `enum`, nor at property names).
-fn newest_keywords(schema: &Value) -> Newest {
-    let mut newest = Newest::Older;
+/// The oldest draft that has every keyword `schema` uses, looking through its
+/// subschemas as the validator finds them ([`holds`]; not through data such
+/// as `enum`, nor at property names): an older draft would ignore the rest.
+fn oldest_reader(schema: &Value) -> Draft {
+    let mut needs = Draft::Draft4;
     let mut stack = vec![schema];
     while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => {
-                for (k, child) in map {
-                    if ONLY_2020_12.contains(&k.as_str()) {
-                        return Newest::Draft202012;
-                    }
-                    if SINCE_2019_09.contains(&k.as_str()) {
-                        newest = Newest::Draft201909;
-                    }
-                    if DATA.contains(&k.as_str()) {
-                        continue;
-                    }
-                    match (SCHEMA_MAPS.contains(&k.as_str()), child) {
-                        (true, Value::Object(named)) => stack.extend(named.values()),
-                        _ => stack.push(child),
-                    }
-                }
+        let Value::Object(map) = v else { continue };
+        for (k, sub) in map {
+            if ONLY_2020_12.contains(&k.as_str()) {
+                return Draft::Draft202012;
             }
-            _ => {}
+            if SINCE_2019_09.contains(&k.as_str()) {
+                needs = Draft::Draft201909;
+            }
+            match (holds(k, sub), sub) {
+                (Some(Holds::Many), Value::Array(items)) => stack.extend(items),
+                (Some(Holds::Map | Holds::Defs), Value::Object(named)) => {
+                    stack.extend(named.values());
+                }
+                (Some(Holds::One), _) => stack.push(sub),
+                _ => {}
+            }
         }
     }
-    newest
+    needs
 }
 
-/// How a refusal for a schema too costly to meta-validate begins.
-const TOO_COSTLY: &str = "the schema is too costly to check against its meta-schema";
+/// Why a draft does not read a schema.
+struct Misfit {
+    /// The refusal, as `descriptor.invalid_schema`.
+    error: Error,
+    /// The meta-schema check ran out of its budget (no draft would do better).
+    over_budget: bool,
+}
 
 /// `Ok` when `schema` is valid against `draft`'s meta-schema (and, for
 /// [`Depth::Compile`], compiles in `draft`).
@@ -223,26 +199,27 @@ fn fits(
     draft: Draft,
     metas: &MetaCache,
     depth: Depth,
-) -> Result<()> {
+) -> std::result::Result<(), Misfit> {
+    let misfit = |error, over_budget| Misfit { error, over_budget };
     let meta = metas
         .validator(draft)
-        .map_err(|m| invalid(tool, field, m, String::new()))?;
+        .map_err(|m| misfit(invalid(tool, field, m, String::new()), false))?;
     let first = meta
         .iter_errors_within(schema, holaryn_jsonschema::COMPILE_BUDGET)
         .next();
     if let Some(err) = first {
         let ptr = err.instance_path().to_string();
-        let why = match err.kind() {
-            holaryn_jsonschema::ErrorKind::BudgetExceeded => {
-                format!("{TOO_COSTLY}: {err}")
-            }
-            _ => format!("not a valid JSON Schema: {err}"),
+        let over_budget = matches!(err.kind(), ErrorKind::BudgetExceeded);
+        let why = if over_budget {
+            format!("the schema is too costly to check against its meta-schema: {err}")
+        } else {
+            format!("not a valid JSON Schema: {err}")
         };
-        return Err(invalid(tool, field, why, ptr));
+        return Err(misfit(invalid(tool, field, why, ptr), over_budget));
     }
     if depth == Depth::Compile {
         crate::schema_check::check_compilable(schema, draft)
-            .map_err(|u| crate::schema_check::uncompilable(tool, u))?;
+            .map_err(|u| misfit(crate::schema_check::uncompilable(tool, u), false))?;
     }
     Ok(())
 }
@@ -337,8 +314,20 @@ mod tests {
         .expect("draft-04 reads it");
         assert_eq!(named.draft, Draft::Draft4);
         assert_eq!(
-            newest_keywords(&json!({"enum": [{"$dynamicRef": 1}]})),
-            Newest::Older
+            oldest_reader(&json!({"enum": [{"$dynamicRef": 1}]})),
+            Draft::Draft4
         );
+    }
+    #[test]
+    fn a_schema_over_the_compile_budget_is_refused_in_2020_12_alone() {
+        // 100,000 subschemas and a draft-04 form: the meta-schema check runs out
+        // under 2020-12, and no older draft is tried (it would run out again).
+        let mut props: serde_json::Map<String, Value> = (0..100_000)
+            .map(|i| (format!("p{i}"), json!({"type": "string"})))
+            .collect();
+        props.insert("n".into(), json!({"minimum": 0, "exclusiveMinimum": true}));
+        let err = reading(json!({"type": "object", "properties": props})).expect_err("costly");
+        assert_eq!(err.code, ErrorCode::DescriptorInvalidSchema);
+        assert!(err.message.contains("too costly"), "{}", err.message);
     }
 }
