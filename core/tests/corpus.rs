@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{secret, verdict};
+use common::{admits_object, secret, verdict, wrapped};
 use holaryn_core::{Runtime, SessionOptions};
 use holaryn_jsonschema::Draft;
 use serde_json::{json, Value};
@@ -35,36 +35,6 @@ fn peer_draft(d: Draft) -> jsonschema::Draft {
         Draft::Draft201909 => jsonschema::Draft::Draft201909,
         Draft::Draft202012 => jsonschema::Draft::Draft202012,
     }
-}
-
-fn admits_object(schema: &Value) -> bool {
-    match schema.get("type") {
-        None => true,
-        Some(Value::String(t)) => t == "object",
-        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
-        Some(_) => false,
-    }
-}
-
-/// The schema as its own resource under `/properties/v` (its `$schema`
-/// moved to the wrapper), or `None` for a draft-04–07 root `$ref`: there a
-/// `$ref`'s siblings are ignored, `$id` too, so nested it would resolve
-/// against the wrapper (at a document's root the retrieval URI is the base).
-fn wrapped(schema: &Value, name: &str, draft: Draft) -> Option<Value> {
-    let id_key = if draft == Draft::Draft4 { "id" } else { "$id" };
-    let mut inner = schema.clone();
-    let declared = inner.as_object_mut()?.remove("$schema");
-    let o = inner.as_object_mut()?;
-    if draft < Draft::Draft201909 && o.contains_key("$ref") {
-        return None;
-    }
-    o.entry(id_key)
-        .or_insert_with(|| Value::String(format!("urn:holaryn:corpus:{name}")));
-    let mut w = json!({"type": "object", "properties": {"v": inner}, "required": ["v"]});
-    if let Some(d) = declared {
-        w["$schema"] = d;
-    }
-    Some(w)
 }
 
 /// Compare `found` (id → what happened) with the reviewed list.
@@ -156,7 +126,7 @@ fn real_world_schemas_register_and_agree_with_the_peer() {
         if admits_object(schema) {
             forms.push(("direct", schema.clone()));
         }
-        if let Some(w) = wrapped(schema, &name, draft) {
+        if let Some(w) = wrapped(schema, draft, &format!("urn:holaryn:corpus:{name}"), None) {
             forms.push(("wrapped", w));
         }
         let instances = ["valid", "invalid"].into_iter().flat_map(|k| {

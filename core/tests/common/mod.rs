@@ -88,3 +88,43 @@ pub fn verdict(rt: &mut Runtime, sid: &str, tool: &str, args: Value) -> Result<b
         GateStep::HookAfter(_) | GateStep::Screen(_) => Err("past execute".into()),
     }
 }
+
+/// Whether a schema's root admits an object (MCP arguments always are one).
+pub fn admits_object(schema: &Value) -> bool {
+    match schema.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+        Some(_) => false,
+    }
+}
+
+/// `schema` (read in `draft`) as its own resource under the required property
+/// `v` of an object schema: it gets `$id` (draft-04: `id`) `id` unless it has
+/// one, so its `#`-references still mean it, and its `$schema` moves to the
+/// wrapper (`root_schema` when it declares none). `None` for a draft-04–07
+/// root `$ref`: there a `$ref`'s siblings, `$id` too, are ignored, so nested it
+/// would resolve against the wrapper.
+pub fn wrapped(
+    schema: &Value,
+    draft: holaryn_jsonschema::Draft,
+    id: &str,
+    root_schema: Option<&str>,
+) -> Option<Value> {
+    use holaryn_jsonschema::Draft;
+    let mut inner = schema.clone();
+    let mut declared = None;
+    if let Value::Object(o) = &mut inner {
+        if draft < Draft::Draft201909 && o.contains_key("$ref") {
+            return None;
+        }
+        declared = o.remove("$schema");
+        let id_key = if draft == Draft::Draft4 { "id" } else { "$id" };
+        o.entry(id_key).or_insert_with(|| Value::String(id.into()));
+    }
+    let mut w = json!({"type": "object", "properties": {"v": inner}, "required": ["v"]});
+    if let Some(d) = declared.or_else(|| root_schema.map(|u| Value::String(u.into()))) {
+        w["$schema"] = d;
+    }
+    Some(w)
+}
