@@ -8,16 +8,10 @@
 // Run: npm run bench:validation   (a benchmark: it measures, it never fails)
 import { execFileSync } from "node:child_process";
 import { HolarynRuntime } from "holaryn";
+import { refChain } from "../tests/fixtures/costly-schemas.mjs";
 
-function chain(kw, depth) {
-  const $defs = {};
-  for (let i = 0; i < depth; i++) {
-    const next = { $ref: `#/$defs/d${i + 1}` };
-    $defs[`d${i}`] = { [kw]: [next, next] };
-  }
-  $defs[`d${depth}`] = { type: "integer" };
-  return { $defs, $ref: "#/$defs/d0" };
-}
+/** A `$ref` chain (`refChain`) as one schema: its `$defs` and a `$ref` to the first level. */
+const chain = (kw, depth) => ({ $defs: refChain(kw, depth), $ref: "#/$defs/d0" });
 
 const key = `${"a".repeat(30)}b`;
 const evil = "^(a+)+$";

@@ -6,18 +6,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { HolarynRuntime } from "holaryn";
+import { refChain } from "../fixtures/costly-schemas.mjs";
 import { native, secret } from "./helpers.mjs";
 
-/** `$defs` d0..dn, each level `kw` of two `$ref`s to the next; dn is an integer. */
-function chain(kw, depth) {
-  const $defs = {};
-  for (let i = 0; i < depth; i++) {
-    const next = { $ref: `#/$defs/d${i + 1}` };
-    $defs[`d${i}`] = { [kw]: [next, next] };
-  }
-  $defs[`d${depth}`] = { type: "integer" };
-  return { type: "object", $defs, properties: { v: { $ref: "#/$defs/d0" } } };
-}
+/** A `refChain` of `kw` behind property `v`. */
+const chain = (kw, depth) => ({
+  type: "object",
+  $defs: refChain(kw, depth),
+  properties: { v: { $ref: "#/$defs/d0" } },
+});
 
 function session(schema, extra = {}) {
   const rt = new HolarynRuntime();
