@@ -473,15 +473,13 @@ impl Runtime {
         wire: &str,
     ) -> Result<CallTarget> {
         let names = self.current_names(sid, format)?;
-        if format == holaryn_model::Format::Mcp && !names.contains_key(wire) {
-            // An MCP client or cache from before call names (MCP lists used canonical
-            // names): a canonical name of a tool the list shows under its call name is
-            // that tool. Model formats always saw wire names, so they are not guessed.
-            let listed = crate::formats::wire_for(format, wire, &self.registry);
-            if listed != wire && names.get(&listed).is_some_and(|c| c == wire) {
-                return self.call_target(sid, format, &listed);
-            }
-        }
+        // An MCP client or cache from before call names (MCP lists used canonical
+        // names): a canonical name of a tool the list shows under its call name is
+        // that tool. Model formats always saw wire names, so they are not guessed.
+        let listed = (format == holaryn_model::Format::Mcp && !names.contains_key(wire))
+            .then(|| crate::formats::wire_for(format, wire, &self.registry))
+            .filter(|listed| names.get(listed).is_some_and(|c| c == wire));
+        let wire = listed.as_deref().unwrap_or(wire);
         let session = self.session(sid)?;
         let dynamic = session.is_dynamic();
         let now = self.bindings(&names).remove(wire);
