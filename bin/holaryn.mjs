@@ -68,9 +68,10 @@ ${CATALOG_HELP}`,
 Ranks many queries. Input (--queries): one JSON object per line with an "id"
 (any JSON value, echoed back) and a string "query", e.g.
   {"id": 1, "query": "create a github issue"}
-Output (stdout or --out FILE): one line per query, {"id", "ranked", "us"}, or
-{"id", "error": {"code", "message"}} for a query the search refuses (too long,
-empty); the run goes on. A summary (p50/p95 µs) goes to stderr.
+Output (stdout or --out FILE): one line per query, {"id", "ranked",
+"nothingFits", "us"} (plus "hint" when nothingFits is true: tool_search's
+flag that no tool clearly fits), or {"id", "error": {"code", "message"}} for
+a query the search refuses (too long, empty); the run goes on. A summary (p50/p95 µs) goes to stderr.
 ${FILTERS}
 
 ${CATALOG_HELP}`,

@@ -176,8 +176,9 @@ export async function rankCommand({ HolarynRuntime }, opts) {
   for (const q of queries) {
     const t0 = process.hrtime.bigint();
     let ranked;
+    let res;
     try {
-      const res = await searchWith(s, opts, searchInput(opts, q.query, top));
+      res = await searchWith(s, opts, searchInput(opts, q.query, top));
       if (opts.embeddings && lexicalOnly(res)) partial += 1;
       ranked = res.results.map((r) => r.name);
     } catch (e) {
@@ -188,7 +189,10 @@ export async function rankCommand({ HolarynRuntime }, opts) {
     }
     const us = Number(process.hrtime.bigint() - t0) / 1000;
     times.push(us);
-    out.push(JSON.stringify({ id: q.id, ranked, us: Math.round(us * 10) / 10 }));
+    // The nothing-fits flag (and its hint when set) is scored like the ranking.
+    const line = { id: q.id, ranked, nothingFits: res.nothingFits === true };
+    if (res.nothingFits && res.hint) line.hint = res.hint;
+    out.push(JSON.stringify({ ...line, us: Math.round(us * 10) / 10 }));
   }
   const body = out.join("\n") + (out.length ? "\n" : "");
   times.sort((a, b) => a - b);

@@ -135,6 +135,32 @@ test("search prints the hint when nothing fits, and no such line when a tool fit
   assert.match(fits.stdout, /1\. rename_file/);
 });
 
+// Issue 33: the nothing-fits flag is scored like the ranking, so each line carries it (and the hint when set).
+test("rank reports nothingFits per query, with the hint only when it is set", () => {
+  const { dir, catalog } = workspace();
+  const queries = join(dir, "nothing.jsonl");
+  writeFileSync(
+    queries,
+    `${[
+      { id: "none", query: "qwzx vbnm plokij" },
+      { id: "fits", query: "rename a file" },
+    ]
+      .map((q) => JSON.stringify(q))
+      .join("\n")}\n`,
+  );
+  const r = holaryn("rank", "--catalog", catalog, "--queries", queries);
+  assert.equal(r.status, 0, r.stderr);
+  const out = lines(r.stdout);
+  const none = out.find((l) => l.id === "none");
+  assert.equal(none.nothingFits, true);
+  assert.match(none.hint, /tool_list/);
+  const fits = out.find((l) => l.id === "fits");
+  assert.equal(fits.nothingFits, false);
+  assert.equal(fits.hint, undefined);
+  assert.equal(fits.ranked[0], "rename_file");
+  assert.equal(typeof fits.us, "number");
+});
+
 // Issue 30: one bad tool never costs the others. A directory whose file (and so provider) is named with a
 // space, a tool in draft-04's form without `$schema`, a tool no dialect reads and a file that is no JSON:
 // every good tool registers, each refusal is one line, the draft-04 tool carries a dialect note; --strict
