@@ -408,3 +408,49 @@ fn explain() {
         println!("{:50} {:?}", r.name, r.why);
     }
 }
+
+/// Issue 33: a verb takes its sense from its object's class ("open an issue"
+/// creates one, "open the file" reads it), and `why` names the sense. The
+/// README's example with both issue tools registered.
+#[test]
+fn a_verb_takes_its_sense_from_its_object() {
+    let mut rt = Runtime::new();
+    let tool = |name: &str, description: &str, field: &str| {
+        json!({
+            "name": name,
+            "description": description,
+            "source": "native",
+            "provider": { "id": "github" },
+            "inputSchema": { "type": "object", "properties": { field: { "type": "string" } } }
+        })
+    };
+    let tools = [
+        tool(
+            "create_issue",
+            "Create a new issue in a GitHub repository",
+            "title",
+        ),
+        tool("list_issues", "List issues in a GitHub repository", "state"),
+        tool("read_file", "Read a file from disk", "path"),
+    ];
+    rt.register_values(&tools, 0).expect("tools");
+    let sid = dynamic_session(&mut rt, 1);
+    for q in [
+        "open an issue",
+        "open a bug report on github",
+        "file a ticket",
+    ] {
+        let out = rt
+            .tool_search(&sid, &json!({ "query": q }), 1)
+            .expect("search");
+        assert_eq!(out.results[0].name, "create_issue", "{q}");
+        assert!(
+            out.results[0].why.iter().any(|w| w.contains("(sense: ")),
+            "{q}: {:?}",
+            out.results[0].why
+        );
+    }
+    // The same verb with a document reads it; as an adjective it is no action.
+    assert_eq!(ranked(&mut rt, &sid, "open the file")[0], "read_file");
+    assert_eq!(ranked(&mut rt, &sid, "list open issues")[0], "list_issues");
+}

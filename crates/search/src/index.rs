@@ -9,6 +9,7 @@ use super::nothing::{self, Evidence};
 use super::postings::{exact_keys, toggle_slot, Store, FIELDS};
 use super::provider::{provider_why, Named, Providers};
 use super::query::{read, Request, LATER_STEP};
+use super::sense;
 use super::text::{exact_key, family_of, family_stems, is_stopword, VERB_FAMILIES};
 use holaryn_model::ToolDescriptor;
 use serde::Serialize;
@@ -84,6 +85,11 @@ const NEGATED: f32 = 0.4;
 const CATALOG_ONLY: f32 = 0.7;
 /// Share of a concept's further matches (beyond its best) that still counts.
 const STACK: f32 = 0.3;
+/// Weight left to a verb read in another family's sense ("open" in "open an
+/// issue", "file" in "file a bug"): the typed word names the wrong action.
+const SENSE_LITERAL: f32 = 0.3;
+/// Weight of a tool word a verb sense adds ("navigate" for "open a page").
+const SENSE_ADD: f32 = 0.8;
 
 /// The parts joined into one string of exactly their length (`why` text,
 /// built for every result: no formatting machinery, one allocation).
@@ -183,6 +189,9 @@ enum Label<'a> {
     Synonym(&'static str, usize),
     /// Word `.1` a lexicon expansion `.0` adds: "word (lexicon: phrase)".
     Lexicon(usize, usize),
+    /// Tool word `.0` of verb sense `.1` (an index into [`Request::senses`]):
+    /// "word (sense: verb + object)".
+    Sense(&'a str, usize),
 }
 
 impl<'a> Label<'a> {
@@ -203,6 +212,19 @@ impl<'a> Label<'a> {
                 };
                 let add = e.adds.get(a).map_or("", |(w, _)| w.as_str());
                 Cow::Owned(concat(&[add, " (lexicon: ", e.phrase, ")"]))
+            }
+            Label::Sense(w, si) => {
+                let Some(s) = req.senses.get(si) else {
+                    return Cow::Borrowed(w);
+                };
+                Cow::Owned(concat(&[
+                    w,
+                    " (sense: ",
+                    word(s.word),
+                    " + ",
+                    &s.object,
+                    ")",
+                ]))
             }
         }
     }
@@ -649,8 +671,23 @@ impl SearchIndex {
         let mut lead = 0usize;
         for (i, qw) in req.words.iter().enumerate() {
             let w = &qw.word;
-            let family = if qw.verb { family_of(w) } else { None };
-            let weight = qw.weight
+            // A verb sense replaces the verb's own family (`search/sense.rs`).
+            let sensed = req
+                .senses
+                .iter()
+                .position(|s| s.word == i)
+                .and_then(|si| Some((si, sense::rule(req.senses[si].found.rule)?)));
+            let own = if qw.verb { family_of(w) } else { None };
+            let family = match sensed {
+                Some((_, rule)) => rule.family,
+                None => own,
+            };
+            let literal = match sensed {
+                Some(_) if own.is_none() || own != family => SENSE_LITERAL,
+                _ => 1.0,
+            };
+            let weight = literal
+                * qw.weight
                 * match (family, first_family) {
                     // Only the first step's verb picks the first step's tool.
                     (Some(f), None) if !qw.later && lead < FIRST_VERB_REACH => {
@@ -702,7 +739,12 @@ impl SearchIndex {
             if let Some(f) = family {
                 // A synonym is worth at most what the literal word is worth:
                 // rare synonyms must not outscore the word the user typed.
-                let cap = word_id.map_or(f32::MAX, |id| self.store.idf(id));
+                // A sense's words are worth what a lexicon word is.
+                let cap = match sensed {
+                    Some(_) => LEXICON_IDF_CAP,
+                    None => word_id.map_or(f32::MAX, |id| self.store.idf(id)),
+                };
+                let weight = weight / literal;
                 let members = VERB_FAMILIES[f].iter().zip(&family_stems()[f]);
                 for (syn, syn_stem) in members.filter(|(m, _)| **m != w.as_str()) {
                     if let Some(id) = self.store.id(syn_stem) {
@@ -710,12 +752,29 @@ impl SearchIndex {
                             out.push(QTerm {
                                 id,
                                 weight: weight * SYNONYM,
-                                word: Label::Synonym(syn, i),
+                                word: match sensed {
+                                    Some((si, _)) => Label::Sense(syn, si),
+                                    None => Label::Synonym(syn, i),
+                                },
                                 idf_cap: cap,
                                 concept,
                                 seq: out.len(),
                             });
                         }
+                    }
+                }
+            }
+            if let Some((si, rule)) = sensed {
+                for (add, add_stem) in &rule.adds {
+                    if let Some(id) = self.store.id(add_stem) {
+                        out.push(QTerm {
+                            id,
+                            weight: qw.weight * SENSE_ADD,
+                            word: Label::Sense(add, si),
+                            idf_cap: LEXICON_IDF_CAP,
+                            concept,
+                            seq: out.len(),
+                        });
                     }
                 }
             }

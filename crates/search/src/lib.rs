@@ -40,6 +40,7 @@ mod nothing;
 mod postings;
 mod provider;
 mod query;
+mod sense;
 mod text;
 mod values;
 

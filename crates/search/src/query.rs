@@ -5,6 +5,7 @@
 
 use super::entities::{detect, Entities};
 use super::lexicon::{is_skipped, lexicon};
+use super::sense::{sense_at, Found};
 use super::text::{family_of, is_stopword, listed, stem, words, STEP_JOINERS};
 
 /// Weight of the words of a later step ("…, then open an issue").
@@ -53,6 +54,17 @@ pub(crate) struct Expansion {
     pub weight: f32,
 }
 
+/// A verb read in the sense its object gives it ("open" + "issue": create).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Sensed {
+    /// The verb's content word (an index into [`Request::words`]).
+    pub word: usize,
+    /// The rule (see `search/sense.rs`).
+    pub found: Found,
+    /// The object as typed ("issue"), for `why`.
+    pub object: String,
+}
+
 /// A request, read.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Request {
@@ -60,6 +72,8 @@ pub(crate) struct Request {
     pub words: Vec<Word>,
     /// Lexicon expansions.
     pub expansions: Vec<Expansion>,
+    /// Verbs read in their object's sense.
+    pub senses: Vec<Sensed>,
     /// Stems of words a negation excluded.
     pub negated: Vec<String>,
     /// Entities found.
@@ -317,6 +331,42 @@ fn noun_at(raw: &[Raw], k: usize) -> bool {
     false
 }
 
+/// Words before a verb that make it an adjective ("how many open issues").
+const NOT_BEFORE_VERB: &[&str] = &[
+    "many",
+    "all",
+    "any",
+    "no",
+    "still",
+    "currently",
+    "of",
+    "with",
+    "for",
+    "are",
+    "is",
+    "only",
+];
+
+/// Whether raw word `k` opens its clause as its action: no action verb, light
+/// verb or [`NOT_BEFORE_VERB`] word stands before it in the clause ("please
+/// open a ticket", not "list open tickets").
+fn clause_verb(raw: &[Raw], k: usize) -> bool {
+    for j in (0..k).rev() {
+        let w = raw[j].word.as_str();
+        if raw[j].boundary || listed(STEP_JOINERS, w) {
+            return true;
+        }
+        if family_of(w).is_some()
+            || listed(STEP_VERBS, w)
+            || listed(LIGHT_VERBS, w)
+            || listed(NOT_BEFORE_VERB, w)
+        {
+            return false;
+        }
+    }
+    true
+}
+
 /// Whether a purpose clause opens at raw word `k` ("so I can patch it",
 /// "so that", "in order to"): what follows says why, not what to do.
 fn purpose_at(raw: &[Raw], k: usize) -> bool {
@@ -442,8 +492,29 @@ pub(crate) fn read(query: &str) -> Request {
             value: r.entity.is_some(),
         });
     }
-    // 4. Lexicon phrases.
+    // 4. Lexicon phrases (and, over the same words, verb senses).
     let (seq, at) = phrase_seq(&dropped);
+    for (i, k) in at.iter().enumerate() {
+        let c = content_at[*k];
+        let verb = out.words.get(c).is_some_and(|w| w.verb);
+        if !verb || !clause_verb(&raw, *k) {
+            continue;
+        }
+        if let Some(found) = sense_at(&seq, i) {
+            let object = at
+                .get(found.object..found.object + found.object_len)
+                .map(|ks| {
+                    let ws: Vec<&str> = ks.iter().map(|k| raw[*k].word.as_str()).collect();
+                    ws.join(" ")
+                })
+                .unwrap_or_default();
+            out.senses.push(Sensed {
+                word: c,
+                found,
+                object,
+            });
+        }
+    }
     let mut i = 0;
     let mut next_concept = out.words.len();
     while i < seq.len() {
