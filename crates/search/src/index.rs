@@ -753,8 +753,8 @@ impl SearchIndex {
                                 id,
                                 weight: weight * SYNONYM,
                                 word: match sensed {
-                                    Some((si, _)) => Label::Sense(syn, si),
-                                    None => Label::Synonym(syn, i),
+                                    Some((si, _)) if own != family => Label::Sense(syn, si),
+                                    _ => Label::Synonym(syn, i),
                                 },
                                 idf_cap: cap,
                                 concept,
@@ -772,7 +772,7 @@ impl SearchIndex {
                             weight: qw.weight * SENSE_ADD,
                             word: Label::Sense(add, si),
                             idf_cap: LEXICON_IDF_CAP,
-                            concept,
+                            concept: req.senses[si].concept,
                             seq: out.len(),
                         });
                     }

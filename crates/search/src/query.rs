@@ -63,6 +63,9 @@ pub(crate) struct Sensed {
     pub found: Found,
     /// The object as typed ("issue"), for `why`.
     pub object: String,
+    /// The concept the sense's tool words count under (their own: they
+    /// name the object's kind, not the verb).
+    pub concept: usize,
 }
 
 /// A request, read.
@@ -512,6 +515,7 @@ pub(crate) fn read(query: &str) -> Request {
                 word: c,
                 found,
                 object,
+                concept: 0,
             });
         }
     }
@@ -554,6 +558,10 @@ pub(crate) fn read(query: &str) -> Request {
             weight,
         });
         i += n;
+    }
+    for s in &mut out.senses {
+        s.concept = next_concept;
+        next_concept += 1;
     }
     out
 }

@@ -43,6 +43,7 @@ const CLASSES: &[(&str, &[&str])] = &[
             "document",
             "doc",
             "readme",
+            "changelog",
             "note",
             "notebook",
             "spreadsheet",
@@ -148,6 +149,12 @@ const SENSES: &[Rule] = &[
         class: "document",
         family: Some("read"),
         adds: &[],
+    },
+    Rule {
+        verbs: &["find", "locate", "look for", "search for", "hunt down"],
+        class: "document",
+        family: Some("find"),
+        adds: &["file"],
     },
     Rule {
         verbs: &["open", "pull up", "bring up", "load", "hit", "visit"],
