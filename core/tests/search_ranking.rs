@@ -454,3 +454,69 @@ fn a_verb_takes_its_sense_from_its_object() {
     assert_eq!(ranked(&mut rt, &sid, "open the file")[0], "read_file");
     assert_eq!(ranked(&mut rt, &sid, "list open issues")[0], "list_issues");
 }
+
+/// Issue 33: when the best tool needs an identifier the request does not
+/// carry, the tool that produces it is lifted, and `why` says for which
+/// input of which tool; a request that carries the value leaves it alone.
+#[test]
+fn a_producer_of_a_required_input_is_lifted_and_says_so() {
+    let mut rt = Runtime::new();
+    let tool = |name: &str, description: &str, required: &[&str]| {
+        let props: serde_json::Map<String, Value> = ["page_id", "query", "text"]
+            .iter()
+            .map(|f| (f.to_string(), json!({ "type": "string" })))
+            .collect();
+        json!({
+            "name": name,
+            "description": description,
+            "source": "native",
+            "provider": { "id": "wiki" },
+            "inputSchema": { "type": "object", "properties": props, "required": required }
+        })
+    };
+    let tools = [
+        tool(
+            "append_to_page",
+            "Append text to a wiki page.",
+            &["page_id", "text"],
+        ),
+        tool("search_pages", "Search wiki pages by title.", &["query"]),
+        tool("get_page", "Get a wiki page by id.", &["page_id"]),
+    ];
+    rt.register_values(&tools, 0).expect("tools");
+    let sid = dynamic_session(&mut rt, 1);
+    let out = rt
+        .tool_search(
+            &sid,
+            &json!({ "query": "append the meeting notes to the onboarding page" }),
+            1,
+        )
+        .expect("search");
+    assert_eq!(out.results[0].name, "append_to_page");
+    let producer = out
+        .results
+        .iter()
+        .position(|r| r.name == "search_pages")
+        .expect("search_pages is ranked");
+    assert!(producer <= 2, "{:?}", out.results);
+    assert!(
+        out.results[producer]
+            .why
+            .iter()
+            .any(|w| w == "first step: provides page_id for append_to_page"),
+        "{:?}",
+        out.results[producer].why
+    );
+    // With the page's id in the request, nothing is lifted.
+    let out = rt
+        .tool_search(
+            &sid,
+            &json!({ "query": "append notes to page 4f3a9c2e" }),
+            1,
+        )
+        .expect("search");
+    assert!(out
+        .results
+        .iter()
+        .all(|r| r.why.iter().all(|w| !w.starts_with("first step"))));
+}

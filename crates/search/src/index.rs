@@ -7,6 +7,7 @@ use super::fuse::{fuse, Cand};
 use super::mention::Mentions;
 use super::nothing::{self, Evidence};
 use super::postings::{exact_keys, toggle_slot, Store, FIELDS};
+use super::prereq::{self, Lift};
 use super::provider::{provider_why, Named, Providers};
 use super::query::{read, Request, LATER_STEP};
 use super::sense;
@@ -90,6 +91,11 @@ const STACK: f32 = 0.3;
 const SENSE_LITERAL: f32 = 0.3;
 /// Weight of a tool word a verb sense adds ("navigate" for "open a page").
 const SENSE_ADD: f32 = 0.8;
+/// Share of the best tool's score a producer of its required input is
+/// lifted to (see `search/prereq.rs`).
+const PREREQ: f32 = 0.9;
+/// How far the best tool must lead the next for its inputs to count.
+const PREREQ_LEAD: f32 = 1.15;
 
 /// The parts joined into one string of exactly their length (`why` text,
 /// built for every result: no formatting machinery, one allocation).
@@ -163,6 +169,8 @@ struct Scored<'a> {
     named: Vec<(u32, f32)>,
     /// Providers the request names (see `search/provider.rs`).
     providers: Vec<Named>,
+    /// Tools lifted as the first step (see `search/prereq.rs`).
+    lifts: Vec<Lift>,
 }
 
 /// One weighted query term.
@@ -872,6 +880,14 @@ impl SearchIndex {
                     if let Some(p) = provider_why(&self.store, doc, &s.providers) {
                         why.push(p);
                     }
+                    if let Some(l) = s.lifts.iter().find(|l| l.doc == doc) {
+                        why.push(concat(&[
+                            "first step: provides ",
+                            &l.field,
+                            " for ",
+                            name(l.consumer),
+                        ]));
+                    }
                     if queries.len() > 1 {
                         why.push(concat(&["phrasing ", &(q + 1).to_string()]));
                     }
@@ -1070,6 +1086,35 @@ impl SearchIndex {
             }
             *s += boost;
         }
+        // Prerequisite hook: when the best tool needs an identifier the
+        // request does not carry, the tools that produce it come first.
+        let mut lifts = Vec::new();
+        if exact.is_none() && named.is_empty() && !prereq::supplied(kinds) {
+            let name = |d: u32| self.store.doc(d).map_or("", |doc| doc.tool.name.as_str());
+            let order = |a: &(f32, u32), b: &(f32, u32)| {
+                a.0.total_cmp(&b.0).then_with(|| name(b.1).cmp(name(a.1)))
+            };
+            let (mut best, mut second) = ((0f32, u32::MAX), 0f32);
+            for d in touched.iter() {
+                let c = (scores[*d as usize], *d);
+                if order(&c, &best).is_gt() {
+                    second = best.0;
+                    best = c;
+                } else {
+                    second = second.max(c.0);
+                }
+            }
+            // Only a clear best tool's inputs say what the first step is.
+            let (top, slot) = best;
+            if top > 0.0 && top >= PREREQ_LEAD * second {
+                // A producer the request says nothing of is no step of it.
+                lifts = prereq::producers(&self.store, slot, |d| scores[d as usize] > 0.0);
+                for l in &lifts {
+                    let s = &mut scores[l.doc as usize];
+                    *s = s.max(top * PREREQ);
+                }
+            }
+        }
         let mut cands: Vec<(f32, u32)> = Vec::with_capacity(touched.len());
         cands.extend(
             touched
@@ -1091,6 +1136,7 @@ impl SearchIndex {
             fields,
             named,
             providers,
+            lifts,
         }
     }
 

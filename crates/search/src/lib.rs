@@ -38,6 +38,7 @@ mod nfkd;
 mod nfkd_tables;
 mod nothing;
 mod postings;
+mod prereq;
 mod provider;
 mod query;
 mod sense;

@@ -1,0 +1,178 @@
+//! Prerequisites: the best tool for a request often needs an input another
+//! tool produces (a `project_id`, a `pageId`, a `channel_id`, a resolved
+//! library id). When the request does not carry that value, the first step
+//! is the producer: [`producers`] finds, among the best tool's provider, the
+//! tools that list, search or resolve the thing the input identifies, and
+//! the scorer lifts them (`why`: "first step: provides project_id for …").
+//!
+//! Read at query time from the best tool's required inputs only (nothing is
+//! stored per tool): the thing a field identifies is its name without the
+//! identifier word (`project_id` → project, `libraryID` → library, `id` → the
+//! tool's own object: `airbnb_listing_details` → listing); a producer names
+//! that thing (name, title or description) and a finding verb in its name,
+//! and does not itself require the field.
+
+use super::entities::{Kind, Kinds};
+use super::postings::Store;
+use super::text::{stem, words};
+use holaryn_model::ToolDescriptor;
+use serde_json::Value;
+
+/// Words that make a field an identifier of a thing.
+const ID_WORDS: &[&str] = &[
+    "id",
+    "ids",
+    "iid",
+    "uid",
+    "key",
+    "ref",
+    "uuid",
+    "handle",
+    "number",
+    "slug",
+    "identifier",
+    "public",
+    "compatible",
+];
+/// Verbs in a producer's name: it lists, finds or resolves things.
+const PRODUCER_VERBS: &[&str] = &[
+    "list", "search", "find", "resolve", "lookup", "query", "discover", "browse", "connect",
+];
+/// Verbs and generic words skipped when a tool's name gives its object.
+const NAME_NOISE: &[&str] = &[
+    "get", "read", "fetch", "retrieve", "show", "view", "update", "delete", "create", "add",
+    "remove", "edit", "set", "details", "detail", "info", "by", "api", "a", "the",
+];
+/// Entity kinds that carry an identifier's value in the request (a number,
+/// a key, a URL, `owner/repo`, `#42`): then the tool that takes it is the
+/// first step, not a producer.
+const SUPPLIED_BY: [Kind; 10] = [
+    Kind::Url,
+    Kind::Path,
+    Kind::Email,
+    Kind::Repo,
+    Kind::Issue,
+    Kind::Code,
+    Kind::Sha,
+    Kind::Number,
+    Kind::Channel,
+    Kind::Paper,
+];
+/// Most producers lifted for one request.
+pub(crate) const MOST: usize = 1;
+/// Bits of the name, title and description fields in a posting.
+const NAME_BITS: u8 = 0b11;
+const TEXT_BITS: u8 = 0b111;
+
+/// A tool lifted as the first step: it provides `field` for `consumer`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Lift {
+    /// The producer's slot.
+    pub doc: u32,
+    /// The consumer's required field it provides.
+    pub field: String,
+    /// The consumer's slot.
+    pub consumer: u32,
+}
+
+/// Whether the request carries a value an identifier could be.
+pub(crate) fn supplied(kinds: Kinds) -> bool {
+    SUPPLIED_BY.iter().any(|k| kinds & (1 << *k as u32) != 0)
+}
+
+/// The consumer's required identifier fields, each with the stem of the
+/// thing it identifies.
+fn needs(tool: &ToolDescriptor) -> Vec<(String, String)> {
+    let required = tool
+        .input_schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut out = Vec::new();
+    for field in required.iter().filter_map(Value::as_str).take(8) {
+        let ws = words(field);
+        if !ws.last().is_some_and(|w| ID_WORDS.contains(&w.as_str())) {
+            continue;
+        }
+        let thing = ws
+            .iter()
+            .rev()
+            .find(|w| !ID_WORDS.contains(&w.as_str()) && w.len() > 2)
+            .cloned()
+            .or_else(|| object_of(tool));
+        if let Some(t) = thing {
+            out.push((field.to_string(), stem(&t)));
+        }
+    }
+    out
+}
+
+/// The object a tool's name acts on (`airbnb_listing_details` → listing).
+fn object_of(tool: &ToolDescriptor) -> Option<String> {
+    let provider = words(&tool.provider.id);
+    words(&tool.local_name)
+        .into_iter()
+        .find(|w| w.len() > 2 && !NAME_NOISE.contains(&w.as_str()) && !provider.contains(w))
+}
+
+/// Whether a tool requires `field`.
+fn requires(tool: &ToolDescriptor, field: &str) -> bool {
+    tool.input_schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|r| r.iter().any(|f| f.as_str() == Some(field)))
+}
+
+/// Whether a tool's name carries a producing verb.
+fn producing(tool: &ToolDescriptor) -> bool {
+    words(&tool.local_name)
+        .iter()
+        .any(|w| PRODUCER_VERBS.contains(&w.as_str()))
+}
+
+/// The producers of the inputs `consumer` (slot `slot`) requires, at most
+/// [`MOST`], best first, among the tools `related` accepts: a name that carries the thing before a description
+/// that does, then the shorter name.
+pub(crate) fn producers(store: &Store, slot: u32, related: impl Fn(u32) -> bool) -> Vec<Lift> {
+    let Some(consumer) = store.doc(slot).map(|d| &d.tool) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(u8, usize, Lift)> = Vec::new();
+    for (field, thing) in needs(consumer) {
+        let Some(id) = store.id(&thing) else {
+            continue;
+        };
+        for p in store.postings(id) {
+            if p.doc == slot || p.fields & TEXT_BITS == 0 || !related(p.doc) {
+                continue;
+            }
+            let Some(tool) = store.doc(p.doc).map(|d| &d.tool) else {
+                continue;
+            };
+            if tool.provider.id != consumer.provider.id
+                || !producing(tool)
+                || requires(tool, &field)
+                || found.iter().any(|f| f.2.doc == p.doc)
+            {
+                continue;
+            }
+            let rank = u8::from(p.fields & NAME_BITS == 0);
+            found.push((
+                rank,
+                tool.local_name.len(),
+                Lift {
+                    doc: p.doc,
+                    field: field.clone(),
+                    consumer: slot,
+                },
+            ));
+        }
+    }
+    let name = |l: &Lift| store.doc(l.doc).map_or("", |d| d.tool.name.as_str());
+    found.sort_by(|a, b| {
+        (a.0, a.1)
+            .cmp(&(b.0, b.1))
+            .then_with(|| name(&a.2).cmp(name(&b.2)))
+    });
+    found.into_iter().take(MOST).map(|f| f.2).collect()
+}
