@@ -82,7 +82,14 @@ export async function connectMcpProvider(runtime, client, options = {}) {
 
   const serverInfo = () => current?.getServerVersion?.() ?? {};
   // The catalog meta the core reads: serverInfo for the display name and version, `package` for the origin.
-  const meta = () => ({ serverInfo: serverInfo(), ...(origin ? { package: origin } : {}) });
+  // `instructions` (the initialize result's) describes the server: the provider's description when
+  // serverInfo has none, searched with its name.
+  const instructions = () => current?.getInstructions?.();
+  const meta = () => ({
+    serverInfo: serverInfo(),
+    ...(instructions() ? { instructions: instructions() } : {}),
+    ...(origin ? { package: origin } : {}),
+  });
   const parseOpts = { providerId, qualifyNames, trust: "untrusted" };
 
   async function sync() {
@@ -166,6 +173,7 @@ export async function connectMcpProvider(runtime, client, options = {}) {
         displayName: i.title ?? i.name ?? providerId,
         ...(i.version ? { version: String(i.version) } : {}),
         ...(origin ? { origin } : {}),
+        ...((i.description ?? instructions()) ? { description: String(i.description ?? instructions()) } : {}),
       };
     },
     initial,

@@ -139,6 +139,7 @@ pub fn code_tool_entry() -> Entry {
             display_name: "Holaryn runtime".into(),
             version: Some(env!("CARGO_PKG_VERSION").into()),
             origin: None,
+            description: None,
         },
         trust: Trust::Builtin,
         permissions: Vec::new(),

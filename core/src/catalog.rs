@@ -220,6 +220,9 @@ fn qualify_refused(spec: &mut ToolSpec) -> Option<Renamed> {
     })
 }
 
+/// Most characters of a server's description or instructions kept as the provider's description.
+const PROVIDER_DESCRIPTION_CHARS: usize = 600;
+
 fn provider_for(file: &str, meta: Option<&Map<String, Value>>, opts: &CatalogOptions) -> Provider {
     let stem = file
         .rsplit(['/', '\\'])
@@ -246,6 +249,17 @@ fn provider_for(file: &str, meta: Option<&Map<String, Value>>, opts: &CatalogOpt
         kind: opts.source.clone().unwrap_or_else(|| "mcp".into()),
         version: info_str("version").map(str::to_string),
         origin: get("package").map(str::to_string),
+        // What the server says it is for: `serverInfo.description`, else the
+        // initialize result's `instructions` (bounded: it is search text).
+        description: info_str("description")
+            .or_else(|| get("instructions"))
+            .map(|d| {
+                d.trim()
+                    .chars()
+                    .take(PROVIDER_DESCRIPTION_CHARS)
+                    .collect::<String>()
+            })
+            .filter(|d| !d.is_empty()),
         id,
     }
 }

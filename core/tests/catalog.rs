@@ -167,3 +167,28 @@ fn a_provider_list_applies_the_rule_too() {
     assert_eq!(sync.change.expect("change").added, ["p/tool_search"]);
     assert_eq!(sync.skipped.len(), 1);
 }
+
+/// Issue 33: the server's description (else its `instructions`) becomes the
+/// provider's description, which search reads with the provider's name.
+#[test]
+fn the_servers_description_or_instructions_describe_the_provider() {
+    let tools = json!([{ "name": "a", "description": "d" }]);
+    let with = |meta: serde_json::Value| {
+        let mut text = meta;
+        text["tools"] = tools.clone();
+        let c =
+            parse_catalog("p.json", &text.to_string(), &CatalogOptions::default()).expect("parses");
+        c.specs[0].provider.description.clone()
+    };
+    assert_eq!(
+        with(
+            json!({ "serverInfo": { "name": "p", "description": "Payments." }, "instructions": "Use me." })
+        ),
+        Some("Payments.".to_string())
+    );
+    assert_eq!(
+        with(json!({ "serverInfo": { "name": "p" }, "instructions": "  Use me for payments. " })),
+        Some("Use me for payments.".to_string())
+    );
+    assert_eq!(with(json!({ "serverInfo": { "name": "p" } })), None);
+}

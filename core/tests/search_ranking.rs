@@ -520,3 +520,29 @@ fn a_producer_of_a_required_input_is_lifted_and_says_so() {
         .iter()
         .all(|r| r.why.iter().all(|w| !w.starts_with("first step"))));
 }
+
+/// Issue 33: a server's own description is searched with its provider, so a
+/// request that describes the service without naming it finds its tools.
+#[test]
+fn a_providers_description_is_searched_as_its_domain() {
+    let mut rt = Runtime::new();
+    let tool = |name: &str, provider: Value| json!({ "name": name, "description": "List items.", "source": "mcp", "provider": provider });
+    let tools = [
+        tool(
+            "list_items",
+            json!({ "id": "acme", "description": "Invoices, subscriptions and payouts for online payments." }),
+        ),
+        tool("list_things", json!({ "id": "other" })),
+    ];
+    rt.register_values(&tools, 0).expect("tools");
+    let sid = dynamic_session(&mut rt, 1);
+    let out = rt
+        .tool_search(&sid, &json!({ "query": "list my payouts" }), 1)
+        .expect("search");
+    assert_eq!(out.results[0].name, "list_items");
+    assert!(
+        out.results[0].why.iter().any(|w| w == "provider: payouts"),
+        "{:?}",
+        out.results[0].why
+    );
+}

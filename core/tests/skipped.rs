@@ -242,6 +242,7 @@ fn duplicates_and_alias_clashes_skip_the_tool_of_the_relist() {
     .collect();
     let list = holaryn_core::ProviderList {
         provider: holaryn_model::Provider {
+            description: None,
             id: "p2".into(),
             kind: "native".into(),
             display_name: "p2".into(),

@@ -20,7 +20,7 @@ export type ProviderStatus = "connected" | "disconnected" | "needs_auth";
 export type AvailabilityState = "loaded" | "available" | "approval_required" | "denied" | "hidden" | "catalog_only" | "unavailable";
 export type PolicyScope = "session_options" | "provider" | "profile" | "session" | "project";
 
-export interface Provider { id: string; kind?: string; displayName?: string; version?: string; origin?: string; }
+export interface Provider { id: string; kind?: string; displayName?: string; version?: string; origin?: string; description?: string; }
 export interface Annotations { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean; }
 
 /** A tool as a host supplies it. */

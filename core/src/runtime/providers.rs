@@ -81,6 +81,7 @@ impl Runtime {
             display_name: provider_id.to_string(),
             version: None,
             origin: None,
+            description: None,
         };
         let mut list = ProviderList {
             provider,

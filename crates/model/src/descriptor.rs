@@ -79,6 +79,12 @@ pub struct Provider {
     /// Where it came from (package, URL, extension id …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,
+    /// What the provider is for, in its own words (an MCP server's
+    /// `serverInfo.description` or `instructions`): searched with the
+    /// provider's id and name, so a request that describes the service
+    /// without naming it finds its tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 /// How far the host trusts a tool's provider.

@@ -498,6 +498,18 @@ fn field_words(query: &str, known: impl Fn(&str) -> bool) -> Vec<(String, f32)> 
     out
 }
 
+/// The provider field: its id, display name and, when it has one, its
+/// description (a server's own words for its domain: "payments", "design
+/// files"), so a request that describes a service finds its tools.
+fn provider_text(p: &holaryn_model::Provider) -> String {
+    let mut out = concat(&[&p.id, " ", &p.display_name]);
+    if let Some(d) = &p.description {
+        out.push(' ');
+        out.extend(d.chars().take(600));
+    }
+    out
+}
+
 fn fields_of(t: &ToolDescriptor) -> [String; FIELDS] {
     let mut names: Vec<&str> = vec![&t.name];
     if t.local_name != t.name {
@@ -517,7 +529,7 @@ fn fields_of(t: &ToolDescriptor) -> [String; FIELDS] {
         t.description.chars().take(4000).collect(),
         schema,
         t.permissions.join(" "),
-        format!("{} {}", t.provider.id, t.provider.display_name),
+        provider_text(&t.provider),
         t.source.as_str().replace('_', " "),
     ]
 }
