@@ -93,7 +93,10 @@ const SENSE_LITERAL: f32 = 0.3;
 const SENSE_ADD: f32 = 0.8;
 /// Share of the best tool's score a producer of its required input is
 /// lifted to (see `search/prereq.rs`).
-const PREREQ: f32 = 0.9;
+const PREREQ: f32 = 0.95;
+/// [`PREREQ`] when the request names the thing instead of giving its id
+/// ("the Platform team", "'Q3 OKRs'", "#support"): finding it comes first.
+const PREREQ_NAMED: f32 = 1.05;
 /// How far the best tool must lead the next for its inputs to count.
 const PREREQ_LEAD: f32 = 1.15;
 
@@ -1101,7 +1104,7 @@ impl SearchIndex {
         // Prerequisite hook: when the best tool needs an identifier the
         // request does not carry, the tools that produce it come first.
         let mut lifts = Vec::new();
-        if exact.is_none() && named.is_empty() && !prereq::supplied(kinds) {
+        if exact.is_none() && named.is_empty() {
             let name = |d: u32| self.store.doc(d).map_or("", |doc| doc.tool.name.as_str());
             let order = |a: &(f32, u32), b: &(f32, u32)| {
                 a.0.total_cmp(&b.0).then_with(|| name(b.1).cmp(name(a.1)))
@@ -1120,10 +1123,15 @@ impl SearchIndex {
             let (top, slot) = best;
             if top > 0.0 && top >= PREREQ_LEAD * second {
                 // A producer the request says nothing of is no step of it.
-                lifts = prereq::producers(&self.store, slot, |d| scores[d as usize] > 0.0);
+                lifts = prereq::producers(&self.store, slot, kinds, |d| scores[d as usize] > 0.0);
                 for l in &lifts {
+                    let share = if prereq::names_a_thing(&req, &providers, &l.thing) {
+                        PREREQ_NAMED
+                    } else {
+                        PREREQ
+                    };
                     let s = &mut scores[l.doc as usize];
-                    *s = s.max(top * PREREQ);
+                    *s = s.max(top * share);
                 }
             }
         }

@@ -14,7 +14,9 @@
 
 use super::entities::{Kind, Kinds};
 use super::postings::Store;
-use super::text::{stem, words};
+use super::provider::Named;
+use super::query::Request;
+use super::text::{listed, stem, words};
 use holaryn_model::ToolDescriptor;
 use serde_json::Value;
 
@@ -43,21 +45,16 @@ const NAME_NOISE: &[&str] = &[
     "get", "read", "fetch", "retrieve", "show", "view", "update", "delete", "create", "add",
     "remove", "edit", "set", "details", "detail", "info", "by", "api", "a", "the",
 ];
-/// Entity kinds that carry an identifier's value in the request (a number,
-/// a key, a URL, `owner/repo`, `#42`): then the tool that takes it is the
-/// first step, not a producer.
-const SUPPLIED_BY: [Kind; 10] = [
-    Kind::Url,
-    Kind::Path,
-    Kind::Email,
-    Kind::Repo,
-    Kind::Issue,
-    Kind::Code,
-    Kind::Sha,
-    Kind::Number,
-    Kind::Channel,
-    Kind::Paper,
+/// Entity kinds that carry any identifier's value in the request (a key, a
+/// hash, a URL, a number): then the tool that takes it is the first step,
+/// not a producer. A name ("#support", "priya", an email) is no id.
+const SUPPLIED_BY: [Kind; 5] = [Kind::Url, Kind::Code, Kind::Sha, Kind::Number, Kind::Paper];
+/// Things an issue reference (`ENG-482`, `!42`, `#7`) identifies.
+const ISSUE_THINGS: &[&str] = &[
+    "issue", "pull", "merge", "request", "story", "ticket", "item",
 ];
+/// Things `owner/repo` identifies.
+const REPO_THINGS: &[&str] = &["repo", "repository", "project", "owner"];
 /// Most producers lifted for one request.
 pub(crate) const MOST: usize = 1;
 /// Bits of the name, title and description fields in a posting.
@@ -73,11 +70,56 @@ pub(crate) struct Lift {
     pub field: String,
     /// The consumer's slot.
     pub consumer: u32,
+    /// The stem of the thing the field identifies.
+    pub thing: String,
 }
 
-/// Whether the request carries a value an identifier could be.
-pub(crate) fn supplied(kinds: Kinds) -> bool {
-    SUPPLIED_BY.iter().any(|k| kinds & (1 << *k as u32) != 0)
+/// Words that introduce a thing's name ("the project called Android").
+const NAMING: &[&str] = &["called", "named", "titled", "labelled", "labeled"];
+
+/// Roles whose identifier is a user's.
+const ROLES: &[&str] = &[
+    "assignee", "owner", "author", "reviewer", "member", "creator", "lead",
+];
+/// Words before a thing that pick one by time, not by id ("the latest message").
+const RECENCY: &[&str] = &["last", "latest", "newest", "recent", "previous", "current"];
+
+/// Things an email address names (a person, not an id).
+const PEOPLE: &[&str] = &[
+    "user", "customer", "contact", "member", "person", "assignee",
+];
+
+/// Whether the request names the thing (a stem) a lift finds instead of
+/// giving its id: a name next to the thing's word ("the Platform team",
+/// "the project called Android", "the latest message"), a `#channel` for a channel, an email address for a person.
+/// Then finding the thing is the first step, before the tool that acts on it.
+pub(crate) fn names_a_thing(req: &Request, providers: &[Named], thing: &str) -> bool {
+    let has = |k: Kind| req.entities.kinds & (1 << k as u32) != 0;
+    if (has(Kind::Channel) && thing == "channel") || (has(Kind::Email) && listed(PEOPLE, thing)) {
+        return true;
+    }
+    let ws = &req.words;
+    let name = |i: usize| {
+        ws.get(i)
+            .is_some_and(|w| w.proper && !providers.iter().any(|p| p.words.contains(&w.word)))
+    };
+    let recency = |i: usize| ws.get(i).is_some_and(|w| listed(RECENCY, &w.word));
+    ws.iter().enumerate().any(|(i, w)| {
+        w.stem == thing
+            && ((i > 0 && (name(i - 1) || recency(i - 1)))
+                || (i > 1 && recency(i - 2))
+                || name(i + 1)
+                || ws.get(i + 1).is_some_and(|n| listed(NAMING, &n.word)))
+    })
+}
+
+/// Whether the request carries a value the identifier of `thing` (a stem) could be.
+fn supplied(kinds: Kinds, thing: &str) -> bool {
+    let has = |k: Kind| kinds & (1 << k as u32) != 0;
+    SUPPLIED_BY.iter().any(|k| has(*k))
+        || (has(Kind::Issue) && ISSUE_THINGS.iter().any(|t| stem(t) == thing))
+        || (has(Kind::Repo) && REPO_THINGS.iter().any(|t| stem(t) == thing))
+        || (has(Kind::Path) && thing == "file")
 }
 
 /// The consumer's required identifier fields, each with the stem of the
@@ -101,6 +143,12 @@ fn needs(tool: &ToolDescriptor) -> Vec<(String, String)> {
             .cloned()
             .or_else(|| object_of(tool));
         if let Some(t) = thing {
+            // A person's role names a user ("assigneeId", "ownerId").
+            let t = if listed(ROLES, &t) {
+                "user".to_string()
+            } else {
+                t
+            };
             out.push((field.to_string(), stem(&t)));
         }
     }
@@ -123,22 +171,34 @@ fn requires(tool: &ToolDescriptor, field: &str) -> bool {
         .is_some_and(|r| r.iter().any(|f| f.as_str() == Some(field)))
 }
 
-/// Whether a tool's name carries a producing verb.
-fn producing(tool: &ToolDescriptor) -> bool {
-    words(&tool.local_name)
-        .iter()
-        .any(|w| PRODUCER_VERBS.contains(&w.as_str()))
+/// Whether a tool's name carries a producing verb, or gets `thing` in the
+/// plural (`getTeams`, `get_users`: a list).
+fn producing(tool: &ToolDescriptor, thing: &str) -> bool {
+    let ws = words(&tool.local_name);
+    ws.iter().any(|w| PRODUCER_VERBS.contains(&w.as_str()))
+        || (ws.iter().any(|w| w == "get")
+            && ws
+                .iter()
+                .any(|w| w.len() > thing.len() && w.ends_with('s') && stem(w) == thing))
 }
 
 /// The producers of the inputs `consumer` (slot `slot`) requires, at most
 /// [`MOST`], best first, among the tools `related` accepts: a name that carries the thing before a description
 /// that does, then the shorter name.
-pub(crate) fn producers(store: &Store, slot: u32, related: impl Fn(u32) -> bool) -> Vec<Lift> {
+pub(crate) fn producers(
+    store: &Store,
+    slot: u32,
+    kinds: Kinds,
+    related: impl Fn(u32) -> bool,
+) -> Vec<Lift> {
     let Some(consumer) = store.doc(slot).map(|d| &d.tool) else {
         return Vec::new();
     };
     let mut found: Vec<(u8, usize, Lift)> = Vec::new();
     for (field, thing) in needs(consumer) {
+        if supplied(kinds, &thing) {
+            continue;
+        }
         let Some(id) = store.id(&thing) else {
             continue;
         };
@@ -150,7 +210,7 @@ pub(crate) fn producers(store: &Store, slot: u32, related: impl Fn(u32) -> bool)
                 continue;
             };
             if tool.provider.id != consumer.provider.id
-                || !producing(tool)
+                || !producing(tool, &thing)
                 || requires(tool, &field)
                 || found.iter().any(|f| f.2.doc == p.doc)
             {
@@ -164,6 +224,7 @@ pub(crate) fn producers(store: &Store, slot: u32, related: impl Fn(u32) -> bool)
                     doc: p.doc,
                     field: field.clone(),
                     consumer: slot,
+                    thing: thing.clone(),
                 },
             ));
         }

@@ -36,6 +36,9 @@ pub(crate) struct Word {
     pub named: bool,
     /// Part of an entity or quoted value (a path, a URL, 'fix typo').
     pub value: bool,
+    /// Capitalised mid-sentence, outside any value and not all capitals
+    /// ("the Platform team", not "the SESSIONS namespace").
+    pub proper: bool,
 }
 
 /// Extra tool words a lexicon phrase adds (borrowed from the compiled-in lexicon).
@@ -95,6 +98,8 @@ struct Raw {
     colon: bool,
     /// The word starts a token with a capital letter ("GitHub", "Slack").
     capital: bool,
+    /// The token is all capitals ("SESSIONS", "RLS").
+    upper: bool,
 }
 
 fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
@@ -138,6 +143,7 @@ fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
                 boundary: ends && i + 1 == n,
                 colon: token.ends_with(':') && i + 1 == n,
                 capital: i == 0 && token.chars().next().is_some_and(char::is_uppercase),
+                upper: !token.chars().any(char::is_lowercase),
             });
         }
         pos += piece.len();
@@ -493,6 +499,12 @@ pub(crate) fn read(query: &str) -> Request {
             later: clause_weight < 1.0,
             named: r.entity.is_none() && named_at(&raw, k),
             value: r.entity.is_some(),
+            proper: r.entity.is_none()
+                && r.capital
+                && r.word.len() > 1
+                && !r.upper
+                && k > 0
+                && !raw[k - 1].boundary,
         });
     }
     // 4. Lexicon phrases (and, over the same words, verb senses).

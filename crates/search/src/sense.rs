@@ -139,7 +139,7 @@ const SENSES: &[Rule] = &[
         adds: &[],
     },
     Rule {
-        verbs: &["close", "resolve"],
+        verbs: &["close"],
         class: "record",
         family: Some("update"),
         adds: &["close", "state"],
@@ -196,8 +196,8 @@ const SENSES: &[Rule] = &[
     Rule {
         verbs: &["pull", "pull up", "grab", "dig up"],
         class: "data",
-        family: Some("read"),
-        adds: &[],
+        family: None,
+        adds: &["get", "query"],
     },
     Rule {
         verbs: &["book", "set up", "arrange"],
