@@ -546,3 +546,28 @@ fn a_providers_description_is_searched_as_its_domain() {
         out.results[0].why
     );
 }
+
+/// Issue 33: a word no tool uses reaches the tools' own words through the
+/// relatedness table built from WordNet, and `why` says so.
+#[test]
+fn a_word_no_tool_uses_reaches_related_tool_words() {
+    let mut rt = Runtime::new();
+    let tools = [
+        json!({ "name": "summarize_text", "description": "Summarize a text.", "source": "native", "provider": { "id": "host" } }),
+        json!({ "name": "translate_text", "description": "Translate a text.", "source": "native", "provider": { "id": "host" } }),
+    ];
+    rt.register_values(&tools, 0).expect("tools");
+    let sid = dynamic_session(&mut rt, 1);
+    let out = rt
+        .tool_search(&sid, &json!({ "query": "recapitulate this text" }), 1)
+        .expect("search");
+    assert_eq!(out.results[0].name, "summarize_text");
+    assert!(
+        out.results[0]
+            .why
+            .iter()
+            .any(|w| w.contains("summarize (related: recapitulate)")),
+        "{:?}",
+        out.results[0].why
+    );
+}

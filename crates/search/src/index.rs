@@ -59,6 +59,12 @@ const FIRST_VERB_REACH: usize = 3;
 /// was 0.6, which let long descriptions' literal matches outrank the tool the
 /// phrase names).
 const LEXICON: f32 = 1.0;
+/// Weight of a tool word the relatedness table adds (`search/related.rs`),
+/// before the entry's own weight.
+const RELATED: f32 = 0.3;
+/// Related words stand in for a request word that at most this many tools
+/// use (a word many tools use speaks for itself). Tuned on the dev half.
+const RELATED_DF: usize = 3;
 /// Largest IDF a lexicon word counts with (a rare tool word must not outweigh
 /// the words the user typed).
 const LEXICON_IDF_CAP: f32 = 4.0;
@@ -222,7 +228,12 @@ impl<'a> Label<'a> {
                     return Cow::Borrowed("");
                 };
                 let add = e.adds.get(a).map_or("", |(w, _)| w.as_str());
-                Cow::Owned(concat(&[add, " (lexicon: ", e.phrase, ")"]))
+                let source = if e.related {
+                    " (related: "
+                } else {
+                    " (lexicon: "
+                };
+                Cow::Owned(concat(&[add, source, e.phrase, ")"]))
             }
             Label::Sense(w, si) => {
                 let Some(s) = req.senses.get(si) else {
@@ -804,11 +815,18 @@ impl SearchIndex {
         }
         // Lexicon hook: everyday phrasings add the words tools use.
         for (ei, e) in req.expansions.iter().enumerate() {
+            // Related words stand in for a word tools do not use: a word the
+            // index has speaks for itself.
+            let known = ids.get(e.span.0).copied().flatten();
+            if e.related && known.is_some_and(|id| self.store.postings(id).len() > RELATED_DF) {
+                continue;
+            }
+            let weight = if e.related { RELATED } else { LEXICON };
             for (ai, (_, s)) in e.adds.iter().enumerate() {
                 if let Some(id) = self.store.id(s) {
                     out.push(QTerm {
                         id,
-                        weight: LEXICON * e.weight,
+                        weight: weight * e.weight,
                         word: Label::Lexicon(ei, ai),
                         idf_cap: LEXICON_IDF_CAP,
                         concept: e.concept,
@@ -1321,10 +1339,17 @@ impl SearchIndex {
         let unknown = (1.0 + (self.store.len() as f32 + 0.5) / 0.5).ln();
         let mut want = 0f32;
         let mut got = 0f32;
+        // Related words (`search/related.rs`) are weak evidence: they rank, but
+        // cover nothing of the request (the nothing-fits bars stay as they were).
+        let related = |t: &QTerm<'_>| match t.word {
+            Label::Lexicon(e, _) => s.req.expansions.get(e).is_some_and(|e| e.related),
+            _ => false,
+        };
         let matches = |concept: usize| {
             s.qterms.iter().any(|t| {
                 let plist = self.store.postings(t.id);
                 t.concept == concept
+                    && !related(t)
                     && plist
                         .binary_search_by_key(&doc, |p| p.doc)
                         .is_ok_and(|i| plist[i].fields & fields != 0)
@@ -1341,7 +1366,7 @@ impl SearchIndex {
                 || s.req
                     .expansions
                     .iter()
-                    .any(|e| e.span.0 <= i && i < e.span.1 && matches(e.concept));
+                    .any(|e| !e.related && e.span.0 <= i && i < e.span.1 && matches(e.concept));
             if hit {
                 got += idf;
             }

@@ -41,6 +41,7 @@ mod postings;
 mod prereq;
 mod provider;
 mod query;
+mod related;
 mod sense;
 mod text;
 mod values;

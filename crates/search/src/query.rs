@@ -5,6 +5,7 @@
 
 use super::entities::{detect, Entities};
 use super::lexicon::{is_skipped, lexicon};
+use super::related::related;
 use super::sense::{sense_at, Found};
 use super::text::{family_of, is_stopword, listed, stem, words, STEP_JOINERS};
 
@@ -55,6 +56,8 @@ pub(crate) struct Expansion {
     /// Weight of the phrase's words where they stand: [`LATER_STEP`] in a
     /// later step, as the words it stands for would count.
     pub weight: f32,
+    /// From the relatedness table (`search/related.rs`), not the hand lexicon.
+    pub related: bool,
 }
 
 /// A verb read in the sense its object gives it ("open" + "issue": create).
@@ -568,8 +571,26 @@ pub(crate) fn read(query: &str) -> Request {
             concept,
             span: (lo, hi),
             weight,
+            related: false,
         });
         i += n;
+    }
+    // 5. Related words for content words no lexicon phrase covers.
+    for (c, w) in out.words.iter().enumerate() {
+        let covered = out.expansions.iter().any(|e| e.span.0 <= c && c < e.span.1);
+        if covered || w.value || w.weight <= 0.0 || family_of(&w.word).is_some() {
+            continue;
+        }
+        if let Some(r) = related(&w.stem) {
+            out.expansions.push(Expansion {
+                phrase: &r.text,
+                adds: &r.adds,
+                concept: c,
+                span: (c, c + 1),
+                weight: w.weight * r.weight,
+                related: true,
+            });
+        }
     }
     for s in &mut out.senses {
         s.concept = next_concept;
@@ -634,7 +655,11 @@ mod tests {
         let crash = r.expansions.iter().find(|e| e.phrase == "crash");
         assert_eq!(crash.map(|e| e.weight), Some(LATER_STEP));
         let r = read("put a thumbs-up on that message");
-        assert!(r.expansions.iter().all(|e| e.weight == 1.0));
+        assert!(r
+            .expansions
+            .iter()
+            .filter(|e| !e.related)
+            .all(|e| e.weight == 1.0));
     }
 
     #[test]
