@@ -104,6 +104,9 @@ pub struct Registry {
     wire_names: std::cell::OnceCell<BTreeMap<String, String>>,
     /// Wire name → canonical name, for every tool whose name is not provider-safe.
     wire_index: std::cell::OnceCell<BTreeMap<String, String>>,
+    /// Canonical name → wire name, for the same tools ([`Registry::call_name`]:
+    /// one hash look-up per search result instead of the rule).
+    call_names: std::cell::OnceCell<std::collections::HashMap<String, String>>,
 }
 
 impl Registry {
@@ -185,6 +188,20 @@ impl Registry {
             .get(canonical)
             .cloned()
             .unwrap_or_else(|| holaryn_model::wire_name(canonical))
+    }
+
+    /// [`Registry::wire_of`] of a registered tool whose name is not
+    /// provider-safe (computed once per registry version); `None` for any
+    /// other name.
+    pub fn registered_wire(&self, canonical: &str) -> Option<&str> {
+        let names = self.call_names.get_or_init(|| {
+            self.tools
+                .keys()
+                .filter(|n| !holaryn_model::is_provider_safe(n))
+                .map(|n| (n.clone(), self.wire_of(n)))
+                .collect()
+        });
+        names.get(canonical).map(String::as_str)
     }
 
     /// The canonical name a wire name stands for under this registry version
@@ -489,6 +506,7 @@ impl Registry {
         // Wire names are per registry version: recomputed on first use.
         self.wire_names.take();
         self.wire_index.take();
+        self.call_names.take();
         let new_version = self.compute_version();
         let old_version = std::mem::replace(&mut self.version, new_version.clone());
         self.generation += 1;

@@ -46,15 +46,17 @@ fn nothing_fits_hint(index: &SearchIndex, weak: &[SearchHit]) -> String {
 }
 
 impl Runtime {
-    /// A tool's schema-free descriptor in `session` (looked up once per call, not per tool) with its summary text.
+    /// A tool's schema-free descriptor in `session` (looked up once per call, not per tool) with its summary text
+    /// (`state` when the search already read it).
     fn summary(
         &self,
         session: &Session,
         tool: &ToolDescriptor,
         summary: String,
         why: Vec<String>,
+        state: Option<AvailabilityState>,
     ) -> ToolSummary {
-        let state = self.state_of(session, tool);
+        let state = state.unwrap_or_else(|| self.state_of(session, tool));
         ToolSummary {
             name: tool.name.clone(),
             title: tool.title.clone(),
@@ -74,12 +76,49 @@ impl Runtime {
     /// ranking; [`Runtime::search_step`] adds the host embedder).
     pub fn tool_search(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<SearchOutput> {
         let (input, limit) = search_input(input)?;
+        // Each accepted tool's state, kept for its summary: policy is read
+        // once per result, not once to filter and again to describe it.
+        let states = std::cell::RefCell::new(Vec::with_capacity(limit));
         let hits = {
             let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
-            let accept = self.search_filter(session, &input);
+            let accept = |doc: usize| match self.accepted_state(session, &input, doc) {
+                Some(state) => {
+                    states.borrow_mut().push((doc, state));
+                    true
+                }
+                None => false,
+            };
             self.index.search_all(&input.phrasings(), limit, &accept)
         };
-        self.finish_search(sid, hits.hits, hits.nothing_fits, now_ms)
+        let states = states.into_inner();
+        self.finish_search(sid, hits.hits, hits.nothing_fits, now_ms, &states)
+    }
+
+    /// The state of the tool in `doc` when [`Runtime::search_filter`] accepts it.
+    fn accepted_state(
+        &self,
+        session: &Session,
+        input: &SearchInput,
+        doc: usize,
+    ) -> Option<AvailabilityState> {
+        let tool = self.index.tool(doc)?;
+        if input.source.is_some_and(|s| s != tool.source)
+            || input
+                .provider
+                .as_ref()
+                .is_some_and(|p| *p != tool.provider.id)
+        {
+            return None;
+        }
+        let decision = self.decide(session, tool);
+        if matches!(decision, crate::policy::Decision::Hidden { .. }) {
+            return None;
+        }
+        let state = self.state_given(session, tool, &decision);
+        match input.state {
+            None => Some(state),
+            Some(want) => (state != AvailabilityState::Hidden && state == want).then_some(state),
+        }
     }
 
     /// Which index documents a search may return: the input's source,
@@ -118,6 +157,7 @@ impl Runtime {
         hits: Vec<SearchHit>,
         nothing_fits: bool,
         now_ms: u64,
+        states: &[(usize, AvailabilityState)],
     ) -> Result<SearchOutput> {
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let mut hits = hits;
@@ -130,7 +170,8 @@ impl Runtime {
             .filter_map(|h| {
                 let tool = self.index.tool(h.doc)?;
                 let summary = self.index.summary(h.doc)?;
-                Some(self.summary(session, tool, summary, h.why))
+                let state = states.iter().find(|(d, _)| *d == h.doc).map(|(_, s)| *s);
+                Some(self.summary(session, tool, summary, h.why, state))
             })
             .collect();
         let version = session.version().to_string();
@@ -203,7 +244,7 @@ impl Runtime {
         let version = session.version().to_string();
         let tools: Vec<ToolSummary> = page
             .iter()
-            .map(|t| self.summary(session, t, t.summary(), Vec::new()))
+            .map(|t| self.summary(session, t, t.summary(), Vec::new(), None))
             .collect();
         let rec = ActivityRecord {
             count: Some(tools.len() as u64),

@@ -207,7 +207,13 @@ impl Runtime {
     /// The name a client calls a tool by, when it is not the canonical name
     /// (its wire name: `github/create_issue` → `github__create_issue`).
     pub(crate) fn call_name(&self, canonical: &str) -> Option<String> {
-        let wire = self.registry.wire_of(canonical);
+        if holaryn_model::is_provider_safe(canonical) {
+            return None; // its own wire name
+        }
+        let wire = match self.registry.registered_wire(canonical) {
+            Some(w) => w.to_string(),
+            None => self.registry.wire_of(canonical),
+        };
         (wire != canonical).then_some(wire)
     }
 
@@ -581,6 +587,22 @@ impl Runtime {
     pub fn state_of(&self, session: &Session, tool: &ToolDescriptor) -> AvailabilityState {
         let (decision, status, loaded) = self.availability_inputs(session, tool);
         availability_state(tool, &decision, status, loaded, session.is_dynamic())
+    }
+
+    /// [`Runtime::state_of`] when the policy decision is already at hand.
+    pub(crate) fn state_given(
+        &self,
+        session: &Session,
+        tool: &ToolDescriptor,
+        decision: &Decision,
+    ) -> AvailabilityState {
+        let status = self.registry.provider_status(&tool.provider.id);
+        let loaded = if session.is_dynamic() {
+            session.is_loaded(tool)
+        } else {
+            static_loaded(tool, decision, status)
+        };
+        availability_state(tool, decision, status, loaded, session.is_dynamic())
     }
 
     /// What availability depends on: the policy decision, the provider's

@@ -889,6 +889,10 @@ impl SearchIndex {
         // differ, so an unstable sort and any window give one ranking.
         let order = |a: &Cand, b: &Cand| b.0.total_cmp(&a.0).then_with(|| name(a.1).cmp(name(b.1)));
         let mut hits = Vec::with_capacity(limit);
+        // Label texts of each phrasing's terms, built once per search for
+        // the hits that show them (not once per hit).
+        let mut labels: Vec<Vec<Option<std::borrow::Cow<'_, str>>>> =
+            scored.iter().map(|s| vec![None; s.qterms.len()]).collect();
         // Most candidates pass `accept`: a window of twice the limit is
         // usually sorted once (it grows fourfold when too few pass).
         let mut window = (limit * 2).max(16);
@@ -900,7 +904,10 @@ impl SearchIndex {
             for &(score, doc, q) in &rest[..take] {
                 if accept(doc as usize) {
                     let s = &scored[q as usize];
-                    let mut why = self.why(doc, s);
+                    let mut why = match labels.get_mut(q as usize) {
+                        Some(cache) => self.why(doc, s, cache),
+                        None => Vec::new(),
+                    };
                     if let Some(k) = self.fit_why(doc, s.kinds) {
                         why.push(k);
                     }
@@ -1209,21 +1216,34 @@ impl SearchIndex {
         (!has.is_empty()).then(|| format!("has field {}", has.join(", ")))
     }
 
-    fn why(&self, doc: u32, s: &Scored<'_>) -> Vec<String> {
+    fn why<'s>(
+        &self,
+        doc: u32,
+        s: &'s Scored<'_>,
+        labels: &mut [Option<std::borrow::Cow<'s, str>>],
+    ) -> Vec<String> {
         // Room for a few lines (the caller adds fit, field and name lines).
         let mut out = Vec::with_capacity(4);
         if let Some((_, _, kind)) = s.exact.and_then(|e| e.iter().find(|(d, _, _)| *d == doc)) {
             out.push((*kind).to_string());
         }
         // The matched terms' labels with the fields they match in, each label
-        // text built once; per field, its labels in term order, first of equals.
-        let mut matched: Vec<(u8, std::borrow::Cow<'_, str>)> = Vec::with_capacity(s.qterms.len());
-        for QTerm { id, word, .. } in &s.qterms {
+        // text built once per search; per field, its labels in term order,
+        // first of equals.
+        let mut found: Vec<(u8, usize)> = Vec::with_capacity(s.qterms.len());
+        for (k, QTerm { id, word, .. }) in s.qterms.iter().enumerate() {
             let plist = self.store.postings(*id);
             if let Ok(i) = plist.binary_search_by_key(&doc, |p| p.doc) {
-                matched.push((plist[i].fields, word.text(&s.req)));
+                if let Some(slot) = labels.get_mut(k) {
+                    slot.get_or_insert_with(|| word.text(&s.req));
+                }
+                found.push((plist[i].fields, k));
             }
         }
+        let matched: Vec<(u8, &str)> = found
+            .iter()
+            .map(|(f, k)| (*f, labels.get(*k).and_then(Option::as_deref).unwrap_or("")))
+            .collect();
         for (f, name) in FIELD_NAMES.iter().enumerate() {
             let bit = 1u8 << f;
             let mut line = String::new();

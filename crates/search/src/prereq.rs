@@ -132,6 +132,10 @@ fn needs(tool: &ToolDescriptor) -> Vec<(String, String)> {
         .map_or(&[][..], Vec::as_slice);
     let mut out = Vec::new();
     for field in required.iter().filter_map(Value::as_str).take(8) {
+        // Most required fields are no identifier: a byte check before any words.
+        if !id_like(field) {
+            continue;
+        }
         let ws = words(field);
         if !ws.last().is_some_and(|w| ID_WORDS.contains(&w.as_str())) {
             continue;
@@ -155,6 +159,15 @@ fn needs(tool: &ToolDescriptor) -> Vec<(String, String)> {
     out
 }
 
+/// Whether a field name ends like an identifier (`…id`, `…Ids`, `…_key`,
+/// `…Number`), ASCII case aside: the cheap test before reading its words.
+fn id_like(field: &str) -> bool {
+    let b = field.as_bytes();
+    ID_WORDS
+        .iter()
+        .any(|w| b.len() >= w.len() && b[b.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes()))
+}
+
 /// The object a tool's name acts on (`airbnb_listing_details` → listing).
 fn object_of(tool: &ToolDescriptor) -> Option<String> {
     let provider = words(&tool.provider.id);
@@ -174,12 +187,35 @@ fn requires(tool: &ToolDescriptor, field: &str) -> bool {
 /// Whether a tool's name carries a producing verb, or gets `thing` in the
 /// plural (`getTeams`, `get_users`: a list).
 fn producing(tool: &ToolDescriptor, thing: &str) -> bool {
-    let ws = words(&tool.local_name);
-    ws.iter().any(|w| PRODUCER_VERBS.contains(&w.as_str()))
-        || (ws.iter().any(|w| w == "get")
-            && ws
-                .iter()
-                .any(|w| w.len() > thing.len() && w.ends_with('s') && stem(w) == thing))
+    let (mut verb, mut get, mut plural) = (false, false, false);
+    each_name_word(&tool.local_name, |w| {
+        verb |= PRODUCER_VERBS.contains(&w);
+        get |= w == "get";
+        plural |= w.len() > thing.len() && w.ends_with('s') && stem(w) == thing;
+    });
+    verb || (get && plural)
+}
+
+/// Call `f` with each word of a name, lower case, split at non-alphanumerics
+/// and camelCase humps, in one reused buffer (a name is read for every
+/// candidate producer: no string per word).
+fn each_name_word(name: &str, mut f: impl FnMut(&str)) {
+    let mut word = String::with_capacity(name.len());
+    let mut prev_lower = false;
+    for c in name.chars() {
+        let hump = prev_lower && c.is_uppercase();
+        if (!c.is_alphanumeric() || hump) && !word.is_empty() {
+            f(&word);
+            word.clear();
+        }
+        if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        }
+        prev_lower = c.is_lowercase() || c.is_numeric();
+    }
+    if !word.is_empty() {
+        f(&word);
+    }
 }
 
 /// The producers of the inputs `consumer` (slot `slot`) requires, at most

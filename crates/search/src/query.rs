@@ -515,10 +515,11 @@ pub(crate) fn read(query: &str) -> Request {
     for (i, k) in at.iter().enumerate() {
         let c = content_at[*k];
         let verb = out.words.get(c).is_some_and(|w| w.verb);
-        if !verb || !clause_verb(&raw, *k) {
+        if !verb {
             continue;
         }
-        if let Some(found) = sense_at(&seq, i) {
+        // (The rules first: most words are no sense verb, and the clause check reads back.)
+        if let Some(found) = sense_at(&seq, i).filter(|_| clause_verb(&raw, *k)) {
             let object = at
                 .get(found.object..found.object + found.object_len)
                 .map(|ks| {
