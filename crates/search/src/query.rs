@@ -578,11 +578,15 @@ pub(crate) fn read(query: &str) -> Request {
     }
     // 5. Related words for content words no lexicon phrase covers.
     for (c, w) in out.words.iter().enumerate() {
-        let covered = out.expansions.iter().any(|e| e.span.0 <= c && c < e.span.1);
-        if covered || w.value || w.weight <= 0.0 || family_of(&w.word).is_some() {
+        if w.value || w.weight <= 0.0 {
             continue;
         }
-        if let Some(r) = related(&w.stem) {
+        // The table first: most words are not in it (the other checks cost more).
+        let Some(r) = related(&w.stem) else {
+            continue;
+        };
+        let covered = out.expansions.iter().any(|e| e.span.0 <= c && c < e.span.1);
+        if !covered && family_of(&w.word).is_none() {
             out.expansions.push(Expansion {
                 phrase: &r.text,
                 adds: &r.adds,

@@ -8,7 +8,7 @@
 //! (its synonyms and the first-verb multiplier, see `search/index.rs`), may
 //! add tool words, and `why` names it ("create (sense: open + issue)").
 
-use super::text::{stem, VERB_FAMILIES};
+use super::text::{listed, stem, VERB_FAMILIES};
 use std::sync::OnceLock;
 
 /// Object classes: words (stemmed at first use) and two-word objects.
@@ -250,6 +250,21 @@ fn senses() -> &'static [Sense] {
     })
 }
 
+/// The first word (stemmed) of every rule's verbs: most request words are
+/// none of them, and are passed over with one list look-up.
+fn first_verbs() -> &'static [&'static str] {
+    static FIRST: OnceLock<Vec<&'static str>> = OnceLock::new();
+    FIRST.get_or_init(|| {
+        let mut out: Vec<&'static str> = senses()
+            .iter()
+            .flat_map(|s| s.verbs.iter().filter_map(|v| v.first().map(String::as_str)))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    })
+}
+
 /// A verb sense found in a request.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Found {
@@ -277,6 +292,9 @@ fn starts(seq: &[&str], at: usize, words: &[String]) -> bool {
 /// words after it (`seq` holds stems of one clause; `""` for a word no
 /// object crosses, such as a value).
 pub(crate) fn sense_at(seq: &[&str], at: usize) -> Option<Found> {
+    if !listed(first_verbs(), seq.get(at)?) {
+        return None;
+    }
     for (ri, s) in senses().iter().enumerate() {
         let Some(verb) = s.verbs.iter().find(|v| starts(seq, at, v)) else {
             continue;
