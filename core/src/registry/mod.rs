@@ -12,6 +12,7 @@
 //! tools and are no part of the version: the model never sees them.
 
 mod skipped;
+mod wire;
 
 pub use skipped::{Listing, SkippedTool};
 
@@ -101,9 +102,8 @@ pub struct Registry {
     tree: VersionTree,
     /// Per provider, the tools its last re-list skipped (not part of the version).
     skipped: BTreeMap<String, Vec<SkippedTool>>,
-    wire_names: std::cell::OnceCell<BTreeMap<String, String>>,
-    /// Wire name → canonical name, for every tool whose name is not provider-safe.
-    wire_index: std::cell::OnceCell<BTreeMap<String, String>>,
+    /// Wire names, kept up to date per change.
+    wire: wire::WireTable,
 }
 
 impl Registry {
@@ -164,14 +164,11 @@ impl Registry {
         })
     }
 
-    /// The tools whose wire name is not their preferred one, computed once
-    /// per registry version (the rule: [`holaryn_model::wire_names`]).
+    /// The tools whose wire name is not their preferred one, tagged once per
+    /// registry version (the rule: [`holaryn_model::wire_names`]; which tools
+    /// it applies to is kept up to date per change).
     pub fn wire_names(&self) -> &BTreeMap<String, String> {
-        self.wire_names.get_or_init(|| {
-            holaryn_model::wire_names(self.tools.keys().map(String::as_str), &|w| {
-                self.get(w).is_some()
-            })
-        })
+        self.wire.tagged(&|w| self.get(w).is_some())
     }
 
     /// The wire name of a registry tool: its canonical name when provider-safe,
@@ -188,21 +185,15 @@ impl Registry {
     }
 
     /// The canonical name a wire name stands for under this registry version
-    /// (the inverse of [`Registry::wire_of`]; computed once per version).
+    /// (the inverse of [`Registry::wire_of`]).
     pub fn by_wire(&self, wire: &str) -> Option<&str> {
         if holaryn_model::is_provider_safe(wire) {
             if let Some((name, _)) = self.tools.get_key_value(wire) {
                 return Some(name.as_str());
             }
         }
-        let index = self.wire_index.get_or_init(|| {
-            self.tools
-                .keys()
-                .filter(|n| !holaryn_model::is_provider_safe(n))
-                .map(|n| (self.wire_of(n), n.clone()))
-                .collect()
-        });
-        index.get(wire).map(String::as_str)
+        let canonical = self.wire.canonical_of(wire, &|w| self.get(w).is_some())?;
+        self.tools.get_key_value(canonical).map(|(n, _)| n.as_str())
     }
 
     /// The status of a provider (connected unless told otherwise).
@@ -456,16 +447,19 @@ impl Registry {
         for name in &removed {
             if let Some(old) = self.tools.remove(name) {
                 self.drop_aliases(&old);
+                self.wire.remove(name, &old.descriptor.aliases);
             }
             self.tree.remove(name);
         }
         for (name, entry) in puts {
             if let Some(old) = self.tools.get(&name).cloned() {
                 self.drop_aliases(&old);
+                self.wire.remove(&name, &old.descriptor.aliases);
                 changed.insert(name.clone());
             } else {
                 added.push(name.clone());
             }
+            self.wire.add(&name, &entry.descriptor.aliases);
             for alias in &entry.descriptor.aliases {
                 self.aliases.insert(alias.clone(), name.clone());
             }
@@ -486,9 +480,10 @@ impl Registry {
         }
         self.providers = providers;
         self.policy_digest = policy_digest;
-        // Wire names are per registry version: recomputed on first use.
-        self.wire_names.take();
-        self.wire_index.take();
+        // Wire names: who keeps a preferred name is settled now (O(change)), tags on first use.
+        let (tools, aliases) = (&self.tools, &self.aliases);
+        self.wire
+            .settle(&|w| tools.contains_key(w) || aliases.contains_key(w));
         let new_version = self.compute_version();
         let old_version = std::mem::replace(&mut self.version, new_version.clone());
         self.generation += 1;
