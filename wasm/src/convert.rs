@@ -36,6 +36,22 @@ pub fn json_marked(value: JsValue, what: &str) -> Result<serde_json::Value, JsVa
     serde_json::from_str(&text).map_err(|e| crate::errors::input(format!("invalid {what}: {e}")))
 }
 
+/// A JS value's JSON text (`JSON.stringify`; undefined → `null`).
+pub fn json_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    stringify(value, what)
+}
+
+/// The elements' texts of a JSON array's text, each exactly as written
+/// (`None` when the text is no array).
+pub fn elements(text: &str) -> Option<Vec<&str>> {
+    let raw: Vec<&serde_json::value::RawValue> = serde_json::from_str(text).ok()?;
+    Some(
+        raw.into_iter()
+            .map(serde_json::value::RawValue::get)
+            .collect(),
+    )
+}
+
 fn stringify(value: &JsValue, what: &str) -> Result<String, JsValue> {
     if value.is_undefined() {
         return Ok("null".into());

@@ -110,6 +110,12 @@ impl HolarynRuntime {
         }
         rt.set_require_input_schema(opts.require_input_schema);
         rt.set_code_compiler(Some(crate::code::compiler()));
+        // Listing prints keyed per runtime, so no catalog can aim at another text's print.
+        if let Ok(secret) = random_secret() {
+            let mut key = [0u8; 16];
+            key.copy_from_slice(&secret[..16]);
+            rt.set_listing_key(key);
+        }
         Ok(HolarynRuntime {
             shared: Rc::new(Shared::new(rt)),
         })
@@ -136,15 +142,19 @@ impl HolarynRuntime {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ToolSpec[]")] tools: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let values: Vec<Value> = from_js(tools, "tools")?;
-        let specs = js(values
-            .into_iter()
-            .map(holaryn_core::parse_spec_owned)
-            .collect::<Result<Vec<ToolSpec>, _>>())?;
-        self.apply(Update {
-            upsert: specs,
-            ..Update::default()
-        })
+        let text = crate::convert::json_text(&tools, "tools")?;
+        let Some(texts) = crate::convert::elements(&text) else {
+            let values: Vec<Value> = from_js(tools, "tools")?; // not an array: that error
+            let specs = js(values
+                .into_iter()
+                .map(holaryn_core::parse_spec_owned)
+                .collect::<Result<Vec<ToolSpec>, _>>())?;
+            return self.apply(Update {
+                upsert: specs,
+                ..Update::default()
+            });
+        };
+        self.edit(|rt, now| rt.register_texts(&texts, now))
     }
 
     /// Register an MCP `tools/list` result (or tool array) as one provider, replacing its previous tools;
@@ -196,9 +206,16 @@ impl HolarynRuntime {
         provider_id: &str,
         #[wasm_bindgen(unchecked_param_type = "ToolSpec[]")] tools: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let values: Vec<Value> = from_js(tools, "tools")?;
+        let text = crate::convert::json_text(&tools, "tools")?;
+        let Some(texts) = crate::convert::elements(&text) else {
+            let values: Vec<Value> = from_js(tools, "tools")?; // not an array: that error
+            return self.edit(|rt, now| {
+                let sync = rt.sync_provider_values(provider_id, values, now)?;
+                Ok(sync.into_change(rt.registry().version()))
+            });
+        };
         self.edit(|rt, now| {
-            let sync = rt.sync_provider_values(provider_id, values, now)?;
+            let sync = rt.sync_provider_texts(provider_id, &texts, now)?;
             Ok(sync.into_change(rt.registry().version()))
         })
     }

@@ -11,9 +11,11 @@
 //! re-list skipped (`core/src/registry/skipped.rs`) are kept per provider beside the
 //! tools and are no part of the version: the model never sees them.
 
+mod listings;
 mod skipped;
 mod wire;
 
+pub use listings::Print;
 pub use skipped::{Listing, SkippedTool};
 
 use crate::schemas::SchemaPool;
@@ -85,6 +87,12 @@ pub struct Update {
     /// them (catalog entries that are no tool). The re-list's skipped tools,
     /// these first, replace the provider's previous ones.
     pub skipped: Vec<SkippedTool>,
+    /// The print of each `upsert` spec's listing text, when it came as text
+    /// (same positions; missing = none): see `core/src/registry/listings.rs`.
+    pub prints: Vec<Option<Print>>,
+    /// Registered tools listed again from the very text they came from
+    /// ([`Registry::listed`]): kept as they are, never re-read.
+    pub unchanged: Vec<String>,
 }
 
 /// The canonical registry.
@@ -104,6 +112,8 @@ pub struct Registry {
     skipped: BTreeMap<String, Vec<SkippedTool>>,
     /// Wire names, kept up to date per change.
     wire: wire::WireTable,
+    /// Prints of the texts tools were registered from.
+    listings: listings::Listings,
 }
 
 impl Registry {
@@ -244,6 +254,20 @@ impl Registry {
         out
     }
 
+    /// Key the prints of listing texts (see `core/src/registry/listings.rs`);
+    /// forgets the prints taken so far.
+    pub fn set_listing_key(&mut self, key: [u8; 16]) {
+        self.listings.set_key(key);
+    }
+
+    /// The print of a listing text, and the registered tool that came from
+    /// that exact text, if one did.
+    pub fn listed(&self, text: &str) -> (Print, Option<&Entry>) {
+        let print = self.listings.print(text);
+        let entry = self.listings.tool(print).and_then(|n| self.tools.get(n));
+        (print, entry)
+    }
+
     /// Register (add or replace) tools from host JSON values, atomically.
     pub fn register_values(&mut self, values: &[Value]) -> Result<Option<RegistryChange>> {
         let specs = values.iter().map(parse_spec).collect::<Result<Vec<_>>>()?;
@@ -322,11 +346,15 @@ impl Registry {
             skipped.push(listing.skip(&e));
             Ok(())
         };
+        let unchanged: BTreeSet<&String> = update.unchanged.iter().collect();
         let mut upserted: BTreeMap<String, Entry> = BTreeMap::new();
-        for spec in update.upsert {
+        // Listing prints of the upserted tools, set once nothing can fail.
+        let mut prints: BTreeMap<String, Print> = BTreeMap::new();
+        for (i, spec) in update.upsert.into_iter().enumerate() {
+            let print = update.prints.get(i).copied().flatten();
             let listing = skipping.then(|| Listing::of_spec(&spec));
             let checked = normalise(spec, &self.metas, &self.schemas).and_then(|n| {
-                if upserted.contains_key(&n.0.name) {
+                if upserted.contains_key(&n.0.name) || unchanged.contains(&n.0.name) {
                     return Err(Error::new(
                         ErrorCode::DescriptorDuplicateName,
                         format!("`{}` appears twice in one registration", n.0.name),
@@ -344,6 +372,9 @@ impl Registry {
                 }
                 (Err(e), None) => return Err(e),
             };
+            if let Some(p) = print {
+                prints.insert(desc.name.clone(), p);
+            }
             upserted.insert(
                 desc.name.clone(),
                 Entry {
@@ -355,18 +386,24 @@ impl Registry {
         }
         if let Some(provider) = &update.sync_provider {
             for (name, e) in &self.tools {
-                if e.descriptor.provider.id == *provider && !upserted.contains_key(name) {
+                if e.descriptor.provider.id == *provider
+                    && !upserted.contains_key(name)
+                    && !unchanged.contains(name)
+                {
                     removed.insert(name.clone());
                 }
             }
         }
         let mut puts: BTreeMap<String, Entry> = BTreeMap::new();
+        // Upserted tools equal to the registered ones (kept, their prints taken).
+        let mut kept: Vec<String> = Vec::new();
         for (name, entry) in upserted {
             if let Some(old) = self.tools.get(&name) {
                 let same = old.descriptor.version == entry.descriptor.version;
                 if removed.contains(&name) {
                     if same {
                         removed.remove(&name); // removed and re-added unchanged
+                        kept.push(name);
                     } else {
                         puts.insert(name, entry);
                     }
@@ -389,6 +426,7 @@ impl Registry {
                     continue;
                 }
                 if same {
+                    kept.push(name);
                     continue; // identical content: keep the old entry
                 }
             }
@@ -434,6 +472,12 @@ impl Registry {
                 self.skipped.insert(provider.clone(), skipped);
             }
         }
+        // Prints are no content: a kept tool takes its new text's print even when nothing changes.
+        for name in &kept {
+            if let Some(p) = prints.get(name) {
+                self.listings.set(name, *p);
+            }
+        }
         if removed.is_empty()
             && puts.is_empty()
             && providers == self.providers
@@ -449,6 +493,7 @@ impl Registry {
                 self.drop_aliases(&old);
                 self.wire.remove(name, &old.descriptor.aliases);
             }
+            self.listings.forget(name);
             self.tree.remove(name);
         }
         for (name, entry) in puts {
@@ -460,6 +505,10 @@ impl Registry {
                 added.push(name.clone());
             }
             self.wire.add(&name, &entry.descriptor.aliases);
+            match prints.get(&name) {
+                Some(p) => self.listings.set(&name, *p),
+                None => self.listings.forget(&name),
+            }
             for alias in &entry.descriptor.aliases {
                 self.aliases.insert(alias.clone(), name.clone());
             }
