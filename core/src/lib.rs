@@ -74,6 +74,7 @@ pub use policy::{
 pub use registry::{Registry, RegistryChange, Update};
 pub use runtime::api::{ExportMode, ExportOptions, Resolved, SearchOutput, ToolSummary};
 pub use runtime::deferred::reference_result;
+pub use runtime::listed::list_elements;
 pub use runtime::model_call::{Finish, GateCall, ModelCallStep, SearchCall};
 pub use runtime::providers::{ListChange, ProviderSync};
 pub use runtime::semantic::{EmbedFailure, EmbedRequest, EmbeddingStats, SearchStep, EMBED_BATCH};

@@ -134,3 +134,33 @@ fn a_tool_changed_by_spec_is_read_again_from_its_old_text() {
     rt.set_listing_key([1; 16]);
     assert_eq!(rt.register_texts(&[&a], 0).expect("registers"), None);
 }
+
+#[test]
+fn texts_read_straight_into_specs_refuse_as_values_do() {
+    // Texts a value would read differently from a spec: duplicate keys (the
+    // last wins in a value), unknown fields, numbers of the wrong kind.
+    let raw = [
+        r#"{"name":"p/d","name":"p/e","description":"d","source":"mcp","provider":{"id":"p"}}"#,
+        r#"{"name":"p/f","description":"d","source":"mcp","provider":{"id":"p"},"extra":1}"#,
+        r#"{"name":"p/g","description":"d","source":"mcp","provider":{"id":"p"},"timeoutMs":1e3}"#,
+        r#"{"name":"p/h","description":"d","source":"nope","provider":{"id":"p"},"extra":1}"#,
+        r#"{"name":"p/i","description":"d","source":"mcp","provider":{"id":"p"},"timeoutMs":5}"#,
+    ];
+    for text in raw {
+        let value: Value = serde_json::from_str(text).expect("JSON");
+        let (mut by_value, mut by_text) = (Runtime::new(), Runtime::new());
+        let x = by_value.register_values(std::slice::from_ref(&value), 0);
+        let y = by_text.register_texts(&[text], 0);
+        let show = |r: holaryn_core::Result<Option<holaryn_core::RegistryChange>>| {
+            format!("{:?}", r.map_err(|e| (e.code, e.message, e.tool, e.field)))
+        };
+        assert_eq!(show(x), show(y), "{text}");
+        let a = by_value.sync_provider_values("p", vec![value], 1);
+        let b = by_text.sync_provider_texts("p", &[text], 1);
+        let show = |r: holaryn_core::Result<holaryn_core::ProviderSync>| {
+            serde_json::to_string(&r.map_err(|e| e.code)).unwrap_or_default()
+        };
+        assert_eq!(show(a), show(b), "{text}");
+        assert_eq!(by_value.registry().version(), by_text.registry().version());
+    }
+}

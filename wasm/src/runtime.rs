@@ -143,7 +143,7 @@ impl HolarynRuntime {
         #[wasm_bindgen(unchecked_param_type = "ToolSpec[]")] tools: JsValue,
     ) -> Result<JsValue, JsValue> {
         let text = crate::convert::json_text(&tools, "tools")?;
-        let Some(texts) = crate::convert::elements(&text) else {
+        let Some(texts) = holaryn_core::list_elements(&text) else {
             let values: Vec<Value> = from_js(tools, "tools")?; // not an array: that error
             let specs = js(values
                 .into_iter()
@@ -207,7 +207,7 @@ impl HolarynRuntime {
         #[wasm_bindgen(unchecked_param_type = "ToolSpec[]")] tools: JsValue,
     ) -> Result<JsValue, JsValue> {
         let text = crate::convert::json_text(&tools, "tools")?;
-        let Some(texts) = crate::convert::elements(&text) else {
+        let Some(texts) = holaryn_core::list_elements(&text) else {
             let values: Vec<Value> = from_js(tools, "tools")?; // not an array: that error
             return self.edit(|rt, now| {
                 let sync = rt.sync_provider_values(provider_id, values, now)?;

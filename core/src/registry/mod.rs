@@ -114,6 +114,9 @@ pub struct Registry {
     wire: wire::WireTable,
     /// Prints of the texts tools were registered from.
     listings: listings::Listings,
+    /// Provider id → its tools' canonical names (a re-list or status change
+    /// visits only that provider's tools).
+    by_provider: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Registry {
@@ -385,11 +388,8 @@ impl Registry {
             );
         }
         if let Some(provider) = &update.sync_provider {
-            for (name, e) in &self.tools {
-                if e.descriptor.provider.id == *provider
-                    && !upserted.contains_key(name)
-                    && !unchanged.contains(name)
-                {
+            for name in self.by_provider.get(provider).into_iter().flatten() {
+                if !upserted.contains_key(name) && !unchanged.contains(name) {
                     removed.insert(name.clone());
                 }
             }
@@ -492,6 +492,7 @@ impl Registry {
             if let Some(old) = self.tools.remove(name) {
                 self.drop_aliases(&old);
                 self.wire.remove(name, &old.descriptor.aliases);
+                self.leave_provider(&old);
             }
             self.listings.forget(name);
             self.tree.remove(name);
@@ -500,10 +501,15 @@ impl Registry {
             if let Some(old) = self.tools.get(&name).cloned() {
                 self.drop_aliases(&old);
                 self.wire.remove(&name, &old.descriptor.aliases);
+                self.leave_provider(&old);
                 changed.insert(name.clone());
             } else {
                 added.push(name.clone());
             }
+            self.by_provider
+                .entry(entry.descriptor.provider.id.clone())
+                .or_default()
+                .insert(name.clone());
             self.wire.add(&name, &entry.descriptor.aliases);
             match prints.get(&name) {
                 Some(p) => self.listings.set(&name, *p),
@@ -520,9 +526,9 @@ impl Registry {
             .chain(self.providers.keys())
             .filter(|id| providers.get(*id) != self.providers.get(*id))
             .collect();
-        if !moved.is_empty() {
-            for (name, e) in &self.tools {
-                if moved.contains(&e.descriptor.provider.id) && !added.contains(name) {
+        for id in moved {
+            for name in self.by_provider.get(id).into_iter().flatten() {
+                if !added.contains(name) {
                     changed.insert(name.clone());
                 }
             }
@@ -564,6 +570,16 @@ impl Registry {
             }
         }
         false
+    }
+
+    fn leave_provider(&mut self, old: &Entry) {
+        let id = &old.descriptor.provider.id;
+        if let Some(names) = self.by_provider.get_mut(id) {
+            names.remove(&old.descriptor.name);
+            if names.is_empty() {
+                self.by_provider.remove(id);
+            }
+        }
     }
 
     fn drop_aliases(&mut self, old: &Entry) {

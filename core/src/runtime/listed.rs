@@ -56,6 +56,63 @@ impl Read {
     }
 }
 
+/// The elements' texts of a JSON array's text (as `JSON.stringify` writes
+/// it: `[` first, `]` last), each exactly as written, found in one pass over
+/// the bytes without reading any value (each is read only if it changed);
+/// `None` when the text is no such array.
+pub fn list_elements(text: &str) -> Option<Vec<&str>> {
+    let b = text.as_bytes();
+    let last = b.len().checked_sub(1)?;
+    if last == 0 || b[0] != b'[' || b[last] != b']' {
+        return None;
+    }
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut i) = (0usize, 1usize, 1usize);
+    while i < last {
+        match b[i] {
+            b'"' => {
+                // A string: to its closing quote, stepping over escapes.
+                i += 1;
+                loop {
+                    match b.get(i)? {
+                        b'"' => break,
+                        b'\\' => i += 2,
+                        _ => i += 1,
+                    }
+                }
+                if i >= last {
+                    return None;
+                }
+            }
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => depth = depth.checked_sub(1)?,
+            b',' if depth == 0 => {
+                out.push(text.get(start..i)?);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if depth != 0 {
+        return None;
+    }
+    let tail = text.get(start..last)?;
+    if !(tail.is_empty() && out.is_empty()) {
+        out.push(tail);
+    }
+    Some(out)
+}
+
+/// One element's JSON text as a spec: read straight into the spec, and only
+/// when that fails through a value ([`parse_spec_owned`]), so that errors
+/// (and the skipped row's listing) are the value path's, word for word.
+fn read_spec(text: &str) -> Option<ToolSpec> {
+    serde_json::from_str::<ToolSpec>(text)
+        .ok()
+        .filter(|spec| holaryn_model::Source::parse(&spec.source).is_some())
+}
+
 /// One element's JSON text as a value.
 fn read_value(text: &str) -> Result<Value> {
     serde_json::from_str(text).map_err(|e| {
@@ -83,7 +140,10 @@ impl Runtime {
         let mut upsert = Vec::new();
         for text in texts {
             if !read.unchanged(self, text) {
-                let spec = parse_spec_owned(read_value(text)?)?;
+                let spec = match read_spec(text) {
+                    Some(spec) => spec,
+                    None => parse_spec_owned(read_value(text)?)?,
+                };
                 read.push(&spec);
                 upsert.push(spec);
             }
@@ -123,19 +183,53 @@ impl Runtime {
             if read.unchanged(self, text) {
                 continue;
             }
-            let value = read_value(text)?;
-            let listing = Listing::of_value(i, &value, &list.provider);
-            match parse_spec_owned(value) {
+            let spec = match read_spec(text) {
+                Some(spec) => Ok(spec),
+                None => {
+                    let value = read_value(text)?;
+                    let listing = Listing::of_value(i, &value, &list.provider);
+                    parse_spec_owned(value).map_err(|e| listing.skip(&e))
+                }
+            };
+            match spec {
                 Ok(spec) => {
                     read.push(&spec);
                     list.specs.push(spec);
                 }
-                Err(e) => {
+                Err(skipped) => {
                     read.pending = None;
-                    list.skipped.push(listing.skip(&e));
+                    list.skipped.push(skipped);
                 }
             }
         }
         self.sync_listed(list, read, now_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::list_elements;
+    use serde_json::Value;
+
+    #[test]
+    fn list_elements_are_the_arrays_elements_as_written() {
+        let values = [
+            r#"[]"#,
+            r#"[1]"#,
+            r#"[{"a":"],[{\"}","b":[1,{"c":"\\"}]},null,"x,y",[[]],{}]"#,
+            r#"[{"name":"é ✓ 𝄞","d":"\u005d\"]"}]"#,
+        ];
+        for text in values {
+            let whole: Vec<Value> = serde_json::from_str(text).expect("JSON");
+            let parts = list_elements(text).expect("an array");
+            let each: Vec<Value> = parts
+                .iter()
+                .map(|p| serde_json::from_str(p).expect("element"))
+                .collect();
+            assert_eq!(each, whole, "{text}");
+        }
+        for text in ["", "[", "]", "null", r#""[1]""#, r#"[1,"]"#, "[1]]", "[{]"] {
+            assert_eq!(list_elements(text), None, "{text}");
+        }
     }
 }

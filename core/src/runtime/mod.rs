@@ -14,7 +14,7 @@ pub(crate) mod api;
 pub(crate) mod deferred;
 mod discovery;
 mod inspect;
-mod listed;
+pub(crate) mod listed;
 pub(crate) mod model_call;
 pub(crate) mod providers;
 pub(crate) mod semantic;
