@@ -47,9 +47,21 @@ function print(r) {
       `  ${what.padEnd(34)} ${num(x, unit)} | ${num(y, unit)} | ${num(z, unit)} ${unit} | ${ratio(x, y)} | ${ratio(x, z)}`,
     );
   line("register (addAll)", h.registerMs, a.addAllMs, b.addAllMs, "ms");
-  line("register per tool", (h.registerMs * 1000) / r.tools, (a.addAllMs * 1000) / r.tools, (b.addAllMs * 1000) / r.tools, "µs");
+  line(
+    "register per tool",
+    (h.registerMs * 1000) / r.tools,
+    (a.addAllMs * 1000) / r.tools,
+    (b.addAllMs * 1000) / r.tools,
+    "µs",
+  );
   line("first search", h.firstSearchMs, a.firstSearchMs, b.firstSearchMs, "ms");
-  line("register + first search", h.registerMs + h.firstSearchMs, a.addAllMs + a.firstSearchMs, b.addAllMs + b.firstSearchMs, "ms");
+  line(
+    "register + first search",
+    h.registerMs + h.firstSearchMs,
+    a.addAllMs + a.firstSearchMs,
+    b.addAllMs + b.firstSearchMs,
+    "ms",
+  );
   line("change one tool + search (p50)", h.changeSearchMs, a.replaceSearchMs, b.replaceSearchMs, "ms");
   line("remove one tool + search (p50)", h.removeSearchMs, a.discardSearchMs, b.discardSearchMs, "ms");
   line("re-list, 1 of 100 changed (p50)", h.relistMs, a.relistMs, b.relistMs, "ms");
