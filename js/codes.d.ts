@@ -36,6 +36,7 @@ export type OutcomeCode =
   | "tool.changed"
   | "args.invalid"
   | "args.budget_exceeded"
+  | "args.too_large"
   | "code.nesting"
   | "hook.vetoed"
   | "approval.denied"

@@ -30,7 +30,7 @@ mod json;
 mod names;
 mod outcome;
 
-pub use args::{mark_json_text, unrepresentable};
+pub use args::{mark_json_text, oversized, oversized_marker, unrepresentable};
 pub use codes::Code;
 pub use descriptor::{
     Annotations, ApprovalMode, Invokability, Provider, ProviderStatus, SchemaDialect, Source,
