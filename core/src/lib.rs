@@ -73,6 +73,7 @@ pub use policy::{
 };
 pub use registry::{Registry, RegistryChange, Update};
 pub use runtime::api::{ExportMode, ExportOptions, Resolved, SearchOutput, ToolSummary};
+pub use runtime::catalog_read::CatalogRead;
 pub use runtime::deferred::reference_result;
 pub use runtime::listed::list_elements;
 pub use runtime::model_call::{Finish, GateCall, ModelCallStep, SearchCall};

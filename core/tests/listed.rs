@@ -164,3 +164,146 @@ fn texts_read_straight_into_specs_refuse_as_values_do() {
         assert_eq!(by_value.registry().version(), by_text.registry().version());
     }
 }
+
+/// The same catalog re-lists read whole and entry by entry: equal answers,
+/// versions and descriptors (errors included, with their positions).
+fn same_catalogs(texts: &[String], opts: &holaryn_core::CatalogOptions) {
+    let with: Vec<_> = texts.iter().map(|t| (t.clone(), opts.clone())).collect();
+    same_catalogs_with(&with);
+}
+
+fn same_catalogs_with(texts: &[(String, holaryn_core::CatalogOptions)]) {
+    let (mut whole, mut entries) = (Runtime::new(), Runtime::new());
+    entries.set_listing_key([3; 16]);
+    for (i, (text, opts)) in texts.iter().enumerate() {
+        let a = holaryn_core::parse_provider_list("p.json", text, opts)
+            .and_then(|list| whole.sync_provider_list(list, i as u64));
+        let b = entries
+            .read_catalog("p.json", text, opts)
+            .and_then(|read| entries.sync_catalog_read(read, i as u64));
+        let show = |r: &holaryn_core::Result<holaryn_core::ProviderSync>| match r {
+            Ok(s) => serde_json::to_string(s).unwrap_or_default(),
+            Err(e) => format!("{:?}", (e.code, &e.message, &e.pointer, e.line, e.column)),
+        };
+        assert_eq!(show(&a), show(&b), "catalog {i}: {text}");
+        assert_eq!(
+            whole.registry().version(),
+            entries.registry().version(),
+            "catalog {i}"
+        );
+        let descriptors = |rt: &Runtime| -> Vec<String> {
+            rt.registry()
+                .entries()
+                .map(|e| serde_json::to_string(&*e.descriptor).unwrap_or_default())
+                .collect()
+        };
+        assert_eq!(descriptors(&whole), descriptors(&entries), "catalog {i}");
+    }
+}
+
+#[test]
+fn a_catalog_read_entry_by_entry_answers_as_one_read_whole() {
+    let t = |name: &str, d: &str| {
+        json!({"name": name, "description": d,
+               "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}})
+    };
+    let list = |info: Value, tools: Vec<Value>, pretty: bool| {
+        let v = json!({"serverInfo": info, "tools": tools});
+        if pretty {
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        } else {
+            v.to_string()
+        }
+    };
+    let v1 = json!({"name": "Srv", "version": "1"});
+    let (a, b, c) = (t("a", "alpha"), t("b", "beta"), t("c", "gamma"));
+    let texts = vec![
+        list(v1.clone(), vec![a.clone(), b.clone(), c.clone()], false),
+        list(v1.clone(), vec![a.clone(), b.clone(), c.clone()], false), // unchanged
+        list(
+            v1.clone(),
+            vec![a.clone(), t("b", "beta 2"), c.clone()],
+            true,
+        ), // pretty, one changed
+        list(
+            v1.clone(),
+            vec![a.clone(), t("b", "beta 2"), c.clone()],
+            true,
+        ),
+        list(
+            v1.clone(),
+            vec![a.clone(), json!(7), json!({"name": 5}), c.clone()],
+            false,
+        ),
+        list(v1.clone(), vec![a.clone(), a.clone(), c.clone()], false), // listed twice
+        list(
+            json!({"name": "Srv", "version": "2"}),
+            vec![a.clone(), c.clone()],
+            false,
+        ), // new provider version
+        json!([a.clone(), c.clone()]).to_string(),                      // the array form
+        format!(" [ {a} ,\n {c} ] "),
+        r#"{"serverInfo": {"name": "Srv"}, "tools": [{"name": "a",}]}"#.into(), // no JSON: the error at its place
+        r#"{"tools": 5}"#.into(),
+        r#"{"tools": [], "tools": [{"name": "z", "description": "last key wins"}]}"#.into(),
+        format!(
+            "{{\"tools\": [{}{{\"name\": \"deep\"}}{}]}}",
+            "[".repeat(126),
+            "]".repeat(126)
+        ),
+        "[]".into(),
+    ];
+    for qualify_names in [false, true] {
+        let opts = holaryn_core::CatalogOptions {
+            provider_id: Some("srv".into()),
+            qualify_names,
+            ..Default::default()
+        };
+        same_catalogs(&texts, &opts);
+    }
+    let renaming = holaryn_core::CatalogOptions {
+        qualify_refused_names: true,
+        ..Default::default()
+    };
+    let refused = json!([t("tool_search", "x")]).to_string();
+    same_catalogs(&[refused.clone(), refused], &renaming);
+    // The same text under other options or another provider is another spec: read again.
+    let opts = |id: &str, qualify_names: bool, trust: Option<holaryn_model::Trust>| {
+        holaryn_core::CatalogOptions {
+            provider_id: Some(id.into()),
+            qualify_names,
+            trust,
+            ..Default::default()
+        }
+    };
+    let text = json!([a, c]).to_string();
+    same_catalogs_with(&[
+        (text.clone(), opts("srv", false, None)),
+        (text.clone(), opts("srv", true, None)),
+        (
+            text.clone(),
+            opts("srv", true, Some(holaryn_model::Trust::Trusted)),
+        ),
+        (
+            text.clone(),
+            opts("other", true, Some(holaryn_model::Trust::Trusted)),
+        ),
+        (
+            text.clone(),
+            opts("other", true, Some(holaryn_model::Trust::Trusted)),
+        ),
+    ]);
+    // Unchanged entries are not read again; a changed one is.
+    let mut rt = Runtime::new();
+    let o = opts("srv", true, None);
+    let first = rt.read_catalog("p.json", &text, &o).expect("reads");
+    rt.sync_catalog_read(first, 0).expect("syncs");
+    let again = rt.read_catalog("p.json", &text, &o).expect("reads");
+    assert_eq!(
+        again.unchanged(),
+        ["srv/a".to_string(), "srv/c".to_string()]
+    );
+    let changed = json!([t("a", "alpha 2"), t("c", "gamma")]).to_string();
+    let read = rt.read_catalog("p.json", &changed, &o).expect("reads");
+    assert_eq!(read.unchanged(), ["srv/c".to_string()]);
+}

@@ -6,7 +6,7 @@ use crate::session::HolarynSession;
 use crate::shared::Shared;
 use holaryn_core::SessionOptions;
 use holaryn_core::Update;
-use holaryn_core::{parse_catalog, parse_catalog_text, parse_provider_list, CatalogOptions};
+use holaryn_core::{parse_catalog, parse_catalog_text, CatalogOptions};
 use holaryn_core::{resolve_switch, ENV_CODE_MODE, ENV_DYNAMIC};
 use holaryn_core::{Runtime, ToolSpec};
 use holaryn_model::ProviderStatus;
@@ -166,12 +166,12 @@ impl HolarynRuntime {
         #[wasm_bindgen(unchecked_optional_param_type = "CatalogOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let opts = catalog_options(options)?;
-        let list = js(parse_provider_list(file, text, &opts))?;
-        if list.specs.is_empty() && list.skipped.is_empty() {
+        let read = js(self.shared.core_ref()?.read_catalog(file, text, &opts))?;
+        if read.is_empty() {
             return Ok(JsValue::NULL); // an empty catalog changes nothing
         }
         self.edit(|rt, now| {
-            let sync = rt.sync_provider_list(list, now)?;
+            let sync = rt.sync_catalog_read(read, now)?;
             Ok(sync.into_change(rt.registry().version()))
         })
     }
@@ -187,8 +187,8 @@ impl HolarynRuntime {
         #[wasm_bindgen(unchecked_optional_param_type = "CatalogOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let opts = catalog_options(options)?;
-        let list = js(parse_provider_list(file, text, &opts))?;
-        self.edit(|rt, now| rt.sync_provider_list(list, now))
+        let read = js(self.shared.core_ref()?.read_catalog(file, text, &opts))?;
+        self.edit(|rt, now| rt.sync_catalog_read(read, now))
     }
 
     /// Remove a provider: every tool it registered, its status and its skipped tools.

@@ -41,6 +41,16 @@ impl Listings {
         h.finish128().as_u128()
     }
 
+    /// The print of a listing text read in a context (a catalog's provider
+    /// and options), never equal to a print without one: JSON text holds no NUL.
+    pub fn print_in(&self, context: &str, text: &str) -> Print {
+        let mut h = SipHasher13::new_with_keys(self.key.0, self.key.1);
+        h.write(context.as_bytes());
+        h.write(&[0]);
+        h.write(text.as_bytes());
+        h.finish128().as_u128()
+    }
+
     /// The tool registered from the text with `print`, if one is.
     pub fn tool(&self, print: Print) -> Option<&str> {
         self.tools.get(&print).map(String::as_str)

@@ -267,8 +267,18 @@ impl Registry {
     /// that exact text, if one did.
     pub fn listed(&self, text: &str) -> (Print, Option<&Entry>) {
         let print = self.listings.print(text);
-        let entry = self.listings.tool(print).and_then(|n| self.tools.get(n));
-        (print, entry)
+        (print, self.listed_print(print))
+    }
+
+    /// [`Registry::listed`] for a text read in a context (a catalog's
+    /// provider and options): its print covers both.
+    pub fn listed_in(&self, context: &str, text: &str) -> (Print, Option<&Entry>) {
+        let print = self.listings.print_in(context, text);
+        (print, self.listed_print(print))
+    }
+
+    fn listed_print(&self, print: Print) -> Option<&Entry> {
+        self.listings.tool(print).and_then(|n| self.tools.get(n))
     }
 
     /// Register (add or replace) tools from host JSON values, atomically.

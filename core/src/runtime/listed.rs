@@ -8,7 +8,7 @@
 use super::providers::ProviderSync;
 use super::Runtime;
 use crate::catalog::ProviderList;
-use crate::registry::{Listing, Print, RegistryChange, Update};
+use crate::registry::{Entry, Listing, Print, RegistryChange, Update};
 use crate::validate::parse_spec_owned;
 use holaryn_model::{Error, ErrorCode, Provider, Result, ToolSpec};
 use serde_json::Value;
@@ -29,9 +29,18 @@ impl Read {
     /// True when `text` is a registered tool's own text, unchanged (recorded);
     /// else its print waits for the spec read from it ([`Read::push`]).
     fn unchanged(&mut self, rt: &Runtime, text: &str) -> bool {
-        let (print, entry) = rt.registry.listed(text);
+        let listed = rt.registry.listed(text);
+        self.unchanged_as(rt, listed)
+    }
+
+    /// [`Read::unchanged`] with the text's print and the tool that has it.
+    pub(crate) fn unchanged_as(
+        &mut self,
+        rt: &Runtime,
+        (print, entry): (Print, Option<&Entry>),
+    ) -> bool {
         // A name listed already, or a schema-less tool the runtime now refuses, is read again.
-        let refused = |e: &crate::registry::Entry| {
+        let refused = |e: &Entry| {
             self.seen.contains(&e.descriptor.name)
                 || (rt.require_input_schema && e.descriptor.schema_missing)
         };
@@ -49,59 +58,153 @@ impl Read {
         }
     }
 
+    /// The last text that was not unchanged is no spec.
+    pub(crate) fn skip(&mut self) {
+        self.pending = None;
+    }
+
     /// The spec read from the last text that was not unchanged.
-    fn push(&mut self, spec: &ToolSpec) {
+    pub(crate) fn push(&mut self, spec: &ToolSpec) {
         self.seen.insert(spec.name.clone());
         self.prints.push(self.pending.take());
     }
 }
 
-/// The elements' texts of a JSON array's text (as `JSON.stringify` writes
-/// it: `[` first, `]` last), each exactly as written, found in one pass over
-/// the bytes without reading any value (each is read only if it changed);
-/// `None` when the text is no such array.
+/// The elements' texts of a JSON array's text, each exactly as written,
+/// found by one pass over the bytes without reading any value (each is read
+/// only if it changed); `None` when the text is no array.
 pub fn list_elements(text: &str) -> Option<Vec<&str>> {
-    let b = text.as_bytes();
-    let last = b.len().checked_sub(1)?;
-    if last == 0 || b[0] != b'[' || b[last] != b']' {
-        return None;
+    match top_level(text)? {
+        TopLevel::Array(items) => Some(items),
+        TopLevel::Object(_) => None,
     }
-    let mut out = Vec::new();
-    let (mut depth, mut start, mut i) = (0usize, 1usize, 1usize);
-    while i < last {
-        match b[i] {
-            b'"' => {
-                // A string: to its closing quote, stepping over escapes.
-                i += 1;
-                loop {
-                    match b.get(i)? {
-                        b'"' => break,
-                        b'\\' => i += 2,
-                        _ => i += 1,
-                    }
-                }
-                if i >= last {
+}
+
+/// A JSON text's top-level array elements or object members (raw key with
+/// its quotes, raw value), as written; the values are not read.
+pub(crate) enum TopLevel<'a> {
+    Array(Vec<&'a str>),
+    Object(Vec<(&'a str, &'a str)>),
+}
+
+/// Split a JSON text's top level (see [`TopLevel`]); `None` when it is
+/// neither an array nor an object, or is not well-formed at this level (the
+/// caller then reads it whole, for the error a JSON reader gives).
+pub(crate) fn top_level(text: &str) -> Option<TopLevel<'_>> {
+    let b = text.as_bytes();
+    let ws = |mut i: usize| {
+        while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            i += 1;
+        }
+        i
+    };
+    let open = ws(0);
+    let (object, close) = match b.get(open)? {
+        b'[' => (false, b']'),
+        b'{' => (true, b'}'),
+        _ => return None,
+    };
+    let (mut items, mut members) = (Vec::new(), Vec::new());
+    let mut i = ws(open + 1);
+    if b.get(i) == Some(&close) {
+        i += 1;
+    } else {
+        loop {
+            let key = if object {
+                let k = skip_value(b, i).filter(|_| b[i] == b'"')?;
+                let colon = ws(k);
+                if b.get(colon) != Some(&b':') {
                     return None;
                 }
+                let key = text.get(i..k)?;
+                i = ws(colon + 1);
+                Some(key)
+            } else {
+                None
+            };
+            let end = skip_value(b, i)?;
+            let value = text.get(i..end)?;
+            match key {
+                Some(k) => members.push((k, value)),
+                None => items.push(value),
             }
-            b'[' | b'{' => depth += 1,
-            b']' | b'}' => depth = depth.checked_sub(1)?,
-            b',' if depth == 0 => {
-                out.push(text.get(start..i)?);
-                start = i + 1;
+            i = ws(end);
+            match b.get(i)? {
+                b',' => i = ws(i + 1),
+                c if *c == close => {
+                    i += 1;
+                    break;
+                }
+                _ => return None,
             }
-            _ => {}
         }
-        i += 1;
     }
-    if depth != 0 {
+    if ws(i) != b.len() {
         return None;
     }
-    let tail = text.get(start..last)?;
-    if !(tail.is_empty() && out.is_empty()) {
-        out.push(tail);
+    Some(if object {
+        TopLevel::Object(members)
+    } else {
+        TopLevel::Array(items)
+    })
+}
+
+/// Nesting past which a text is read whole: a JSON reader's recursion limit
+/// (128) counts the levels around an element too, so a deep element must
+/// meet it there, as before, not on its own.
+const MAX_SPLIT_DEPTH: usize = 100;
+
+/// The end of the JSON value starting at `i` (a string, an array or object
+/// by bracket depth, else a scalar up to a delimiter), not read.
+fn skip_value(b: &[u8], mut i: usize) -> Option<usize> {
+    let string_end = |mut i: usize| -> Option<usize> {
+        // `i` is just past the opening quote.
+        loop {
+            match b.get(i)? {
+                b'"' => return Some(i + 1),
+                b'\\' => i += 2,
+                _ => i += 1,
+            }
+        }
+    };
+    match b.get(i)? {
+        b'"' => string_end(i + 1),
+        b'[' | b'{' => {
+            let mut depth = 0usize;
+            loop {
+                match b.get(i)? {
+                    b'"' => {
+                        i = string_end(i + 1)?;
+                        continue;
+                    }
+                    b'[' | b'{' => {
+                        depth += 1;
+                        if depth > MAX_SPLIT_DEPTH {
+                            return None;
+                        }
+                    }
+                    b']' | b'}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        _ => {
+            let start = i;
+            while !matches!(
+                b.get(i),
+                None | Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')
+            ) {
+                i += 1;
+            }
+            (i > start).then_some(i)
+        }
     }
-    Some(out)
 }
 
 /// One element's JSON text as a spec: read straight into the spec, and only
@@ -197,7 +300,7 @@ impl Runtime {
                     list.specs.push(spec);
                 }
                 Err(skipped) => {
-                    read.pending = None;
+                    read.skip();
                     list.skipped.push(skipped);
                 }
             }
@@ -218,6 +321,7 @@ mod tests {
             r#"[1]"#,
             r#"[{"a":"],[{\"}","b":[1,{"c":"\\"}]},null,"x,y",[[]],{}]"#,
             r#"[{"name":"é ✓ 𝄞","d":"\u005d\"]"}]"#,
+            " [ 1 ,\n {\"a\" : [ ] } , \"s\" , true,null ] \n",
         ];
         for text in values {
             let whole: Vec<Value> = serde_json::from_str(text).expect("JSON");
@@ -228,7 +332,10 @@ mod tests {
                 .collect();
             assert_eq!(each, whole, "{text}");
         }
-        for text in ["", "[", "]", "null", r#""[1]""#, r#"[1,"]"#, "[1]]", "[{]"] {
+        for text in [
+            "", "[", "]", "null", r#""[1]""#, r#"[1,"]"#, "[1]]", "[{]", "[1 2]", "[1,]", "[,1]",
+            "{}",
+        ] {
             assert_eq!(list_elements(text), None, "{text}");
         }
     }

@@ -11,6 +11,7 @@
 // data types they share are in `api`. The crate root re-exports their public
 // types, so this file never imports a verb file (no import circle).
 pub(crate) mod api;
+pub(crate) mod catalog_read;
 pub(crate) mod deferred;
 mod discovery;
 mod inspect;
