@@ -76,6 +76,17 @@ pub fn json_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
     String::from_utf8(TextEncoder::new().encode(&text)).map_err(|_| not_json())
 }
 
+/// A JS string brought over as [`json_text`] brings JSON text (lone
+/// surrogates become U+FFFD, as passing a `&str` makes them); `what` names
+/// it when it is no string.
+pub fn text_of(text: &js_sys::JsString, what: &str) -> Result<String, JsValue> {
+    if !text.is_string() {
+        return Err(js_sys::TypeError::new(&format!("{what} must be a string")).into());
+    }
+    Ok(String::from_utf8(TextEncoder::new().encode(text))
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
 fn stringify(value: &JsValue, what: &str) -> Result<String, JsValue> {
     if value.is_undefined() {
         return Ok("null".into());

@@ -162,11 +162,12 @@ impl HolarynRuntime {
     pub fn register_catalog(
         &self,
         file: &str,
-        text: &str,
+        text: &js_sys::JsString,
         #[wasm_bindgen(unchecked_optional_param_type = "CatalogOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let opts = catalog_options(options)?;
-        let read = js(self.shared.core_ref()?.read_catalog(file, text, &opts))?;
+        let text = crate::convert::text_of(text, "catalog text")?; // long text: one native encode
+        let read = js(self.shared.core_ref()?.read_catalog(file, &text, &opts))?;
         if read.is_empty() {
             return Ok(JsValue::NULL); // an empty catalog changes nothing
         }
@@ -183,11 +184,12 @@ impl HolarynRuntime {
     pub fn sync_catalog(
         &self,
         file: &str,
-        text: &str,
+        text: &js_sys::JsString,
         #[wasm_bindgen(unchecked_optional_param_type = "CatalogOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let opts = catalog_options(options)?;
-        let read = js(self.shared.core_ref()?.read_catalog(file, text, &opts))?;
+        let text = crate::convert::text_of(text, "catalog text")?; // long text: one native encode
+        let read = js(self.shared.core_ref()?.read_catalog(file, &text, &opts))?;
         self.edit(|rt, now| rt.sync_catalog_read(read, now))
     }
 
