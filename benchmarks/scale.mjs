@@ -2,7 +2,8 @@
 // with MiniSearch in the same process in two configurations (name + description,
 // and the 7 fields tool_search reads): registration, first search, one-tool
 // change + search, one-tool removal + search, a provider re-list with one
-// changed tool (syncProvider of a 100-tool provider) + search, restore from a
+// changed tool (syncProvider of a 100-tool provider, then syncCatalog of the
+// same list as MCP text) + search, restore from a
 // snapshot, search p50, and resident memory, at 300 / 3,000 / 10,000 / 30,000
 // real fixture tools (multiplied to size). Each size runs in its own child
 // process so memory figures do not mix.
@@ -67,6 +68,7 @@ function print(r) {
   line("re-list, 1 of 100 changed (p50)", h.relistMs, a.relistMs, b.relistMs, "ms");
   line("re-list, first", h.relistFirstMs, a.relistFirstMs, b.relistFirstMs, "ms");
   line("  + its search (p50)", h.relistSearchMs, a.relistSearchMs, b.relistSearchMs, "ms");
+  line("re-list as MCP text (syncCatalog)", h.catalogRelistMs, a.relistMs, b.relistMs, "ms");
   line("restore + first search", h.restore?.restoreSearchMs, null, null, "ms");
   if (h.restore) console.log(`  ${"snapshot size".padEnd(34)} ${(h.restore.bytes / 1e6).toFixed(2).padStart(10)} MB`);
   line("search p50", h.searchP50Us / 1000, a.searchP50Us / 1000, b.searchP50Us / 1000, "ms");
@@ -228,6 +230,26 @@ async function one(n) {
     session.search({ query: "create a github issue" });
     relistSearch.push(ms(t));
   }
+  // The same provider as an MCP server's `tools/list` text through syncCatalog
+  // (what the MCP adapter and the gateway do on list_changed), the host's
+  // JSON.stringify of the list included.
+  rt.removeProvider(RELIST_ID);
+  const mcpTools = (k) =>
+    relistOf(tools, relistFrom, k).map((t) => ({
+      name: t.name.slice(RELIST_ID.length + 1),
+      description: t.description,
+      inputSchema: t.inputSchema,
+    }));
+  const catalogOptions = { providerId: RELIST_ID, qualifyNames: true, trust: "untrusted" };
+  rt.syncCatalog(RELIST_ID, JSON.stringify({ tools: mcpTools(0) }), catalogOptions);
+  const catalogRelist = [];
+  for (let k = 1; k <= CHANGES; k++) {
+    const list = mcpTools(k);
+    const t = process.hrtime.bigint();
+    const c = rt.syncCatalog(RELIST_ID, JSON.stringify({ tools: list }), catalogOptions);
+    catalogRelist.push(ms(t));
+    if (c.change?.changed?.length !== 1) throw new Error(`catalog re-list ${k} changed ${JSON.stringify(c.change)}`);
+  }
   const remove = picks.map((i) => {
     const t = process.hrtime.bigint();
     rt.removeTools([tools[i].name]);
@@ -249,6 +271,7 @@ async function one(n) {
       relistMs: median(relist),
       relistFirstMs: relist[0],
       relistSearchMs: median(relistSearch),
+      catalogRelistMs: median(catalogRelist),
       restore,
       searchP50Us: hP50,
       rssMb: holarynRss,
