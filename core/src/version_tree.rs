@@ -15,8 +15,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// Levels of 4 bits each between the root and the buckets.
 const DEPTH: u32 = 4;
 
-/// The hash tree; [`VersionTree::root`] brings it up to date.
-#[derive(Debug, Clone, Default)]
+/// The hash tree; [`VersionTree::root`] brings it up to date. A snapshot
+/// keeps it as it is (`core/src/snapshot.rs`): a restore re-hashes nothing.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct VersionTree {
     /// Bucket → name → leaf digest.
     buckets: HashMap<u16, BTreeMap<String, [u8; 32]>>,

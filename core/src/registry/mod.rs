@@ -11,6 +11,7 @@
 //! re-list skipped (`core/src/registry/skipped.rs`) are kept per provider beside the
 //! tools and are no part of the version: the model never sees them.
 
+pub(crate) mod image;
 mod skipped;
 
 pub use skipped::{Listing, SkippedTool};

@@ -79,6 +79,9 @@ codes! {
     InputInvalid = "input.invalid", "an input is invalid";
     /// Imported embeddings are from another model or of another dimension.
     EmbeddingsMismatch = "input.embeddings_mismatch", "the embeddings are from another model or dimension";
+    /// A snapshot is refused: not one, another format version, bytes changed,
+    /// or made by another build; the host registers its tools instead.
+    SnapshotRefused = "snapshot.refused", "the snapshot is unreadable or from another build";
     /// A configuration value (e.g. an environment switch) is invalid.
     ConfigInvalid = "config.invalid", "a configuration value is invalid";
     /// Bounded code: the source does not parse.

@@ -336,7 +336,7 @@ impl ToolDescriptor {
 /// Where a tool's summary lies in its description (see `summary_of`):
 /// found once when the tool is indexed, so a search result copies it
 /// without walking the description again.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SummarySpan {
     start: u32,
     end: u32,

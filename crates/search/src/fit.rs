@@ -117,7 +117,7 @@ const EXAMPLE_MARKS: &[&str] = &["e.g.", "eg.", "for example", "example:", "such
 const WEAK: Kinds = (1 << Kind::Number as u32) | (1 << Kind::Code as u32);
 
 /// What a tool's parameters take.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Fit {
     /// Kinds some parameter takes.
     pub kinds: Kinds,

@@ -37,7 +37,7 @@ pub(super) const PROVIDER: f32 = 50.0;
 const MAX_WORDS: usize = 12;
 
 /// Spaced multi-word names, kept per tool slot.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub(super) struct Mentions {
     /// Words of a name joined by one space → slots whose names spell it, sorted.
     phrases: HashMap<String, Vec<u32>>,
@@ -104,6 +104,14 @@ fn add(d: u32, s: f32, out: &mut Vec<(u32, f32)>) {
 }
 
 impl Mentions {
+    /// True when every slot named is below `slots` (a restored index's check).
+    pub(crate) fn within(&self, slots: usize) -> bool {
+        self.phrases
+            .values()
+            .flatten()
+            .all(|s| (*s as usize) < slots)
+    }
+
     /// Add (or, with `add` false, remove) the tool in `slot` under its spaced names.
     pub(crate) fn set(&mut self, slot: u32, tool: &ToolDescriptor, add: bool) {
         for key in spaced_names(tool) {

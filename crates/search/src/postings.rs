@@ -11,11 +11,14 @@
 
 use super::text::{each_term, exact_key};
 use holaryn_model::{SummarySpan, ToolDescriptor};
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// Number of indexed fields.
 pub(super) const FIELDS: usize = 7;
+/// One value per field (serde's derives shadow `FIELDS`: they name it through this).
+type PerField<T> = [T; FIELDS];
 /// Per-field weights.
 pub(super) const WEIGHTS: [f32; FIELDS] = [3.0, 2.0, 1.0, 0.6, 1.2, 1.0, 0.5];
 /// Per-field length normalisation.
@@ -26,14 +29,14 @@ pub(super) type ExactKey = (String, f32, &'static str);
 const TF_OVERFLOW: u8 = u8::MAX;
 
 /// One document's occurrences of one term.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub(super) struct Posting {
     /// Slot of the document.
     pub doc: u32,
     /// Bit `f` set when field `f` holds the term.
     pub fields: u8,
     /// Count per field; [`TF_OVERFLOW`] means "see `big_tf`".
-    tf: [u8; FIELDS],
+    tf: PerField<u8>,
 }
 
 /// One indexed tool.
@@ -47,6 +50,35 @@ pub(super) struct Doc {
     pub weight: f32,
     /// Where the tool's summary lies in its description.
     pub summary: SummarySpan,
+}
+
+/// The `why` texts of exact-name keys, by their index in a [`StoreImage`].
+const WHYS: [&str; 3] = ["exact name", "exact provider/name", "alias"];
+
+/// A [`Doc`] as a snapshot keeps it: all but the tool, which the snapshot
+/// keeps once (the registry's copy) and hands back by slot.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct DocImage {
+    lens: PerField<u32>,
+    weight: f32,
+    summary: SummarySpan,
+}
+
+/// A [`Store`] as a snapshot keeps it (`crate::image`): what indexing
+/// computed, field by field; the look-up maps (`vocab`, `ids`, `by_name`)
+/// are rebuilt from `terms` and the tools, the norms by one refresh.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct StoreImage {
+    docs: Vec<Option<DocImage>>,
+    free_docs: Vec<u32>,
+    terms: Vec<String>,
+    postings: Vec<Vec<Posting>>,
+    free_terms: Vec<u32>,
+    big_tf: Vec<((u32, u32), PerField<u16>)>,
+    /// Exact-name key → (doc, boost, index in [`WHYS`]).
+    exact: Vec<(String, Vec<(u32, f32, u8)>)>,
+    len_sum: PerField<u64>,
+    live: usize,
 }
 
 /// Slots, vocabulary, postings and statistics.
@@ -64,10 +96,10 @@ pub(super) struct Store {
     postings: Vec<Vec<Posting>>,
     free_terms: Vec<u32>,
     /// Exact counts that do not fit a byte: (term, doc) → counts.
-    big_tf: HashMap<(u32, u32), [u16; FIELDS]>,
+    big_tf: HashMap<(u32, u32), PerField<u16>>,
     /// Exact-name key → (doc, boost, why).
     pub exact: HashMap<String, Vec<(u32, f32, &'static str)>>,
-    len_sum: [u64; FIELDS],
+    len_sum: PerField<u64>,
     live: usize,
     /// Per slot and field: `WEIGHTS[f] / norm` at the current average lengths.
     norms: Vec<[f32; FIELDS]>,
@@ -75,6 +107,113 @@ pub(super) struct Store {
 }
 
 impl Store {
+    /// The store as a snapshot keeps it.
+    pub(crate) fn image(&self) -> StoreImage {
+        let why = |w: &str| WHYS.iter().position(|x| *x == w).unwrap_or(0) as u8;
+        StoreImage {
+            docs: (self.docs.iter())
+                .map(|d| {
+                    d.as_ref().map(|d| DocImage {
+                        lens: d.lens,
+                        weight: d.weight,
+                        summary: d.summary,
+                    })
+                })
+                .collect(),
+            free_docs: self.free_docs.clone(),
+            terms: self.terms.clone(),
+            postings: self.postings.clone(),
+            free_terms: self.free_terms.clone(),
+            big_tf: self.big_tf.iter().map(|(k, v)| (*k, *v)).collect(),
+            exact: (self.exact.iter())
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.iter().map(|(d, b, w)| (*d, *b, why(w))).collect(),
+                    )
+                })
+                .collect(),
+            len_sum: self.len_sum,
+            live: self.live,
+        }
+    }
+
+    /// The store a snapshot kept, with the tool of each slot (`tools[slot]`);
+    /// an image that does not fit its tools (a slot, term or doc out of
+    /// range) is refused with what does not fit.
+    pub(crate) fn from_image(
+        image: StoreImage,
+        tools: &[Option<Arc<ToolDescriptor>>],
+    ) -> Result<Store, &'static str> {
+        let slots = image.docs.len();
+        if tools.len() != slots || image.postings.len() != image.terms.len() {
+            return Err("the index's slots or terms do not match");
+        }
+        let mut docs = Vec::with_capacity(slots);
+        let mut by_name = HashMap::with_capacity(slots);
+        for (slot, (d, tool)) in image.docs.into_iter().zip(tools).enumerate() {
+            docs.push(match (d, tool) {
+                (Some(d), Some(tool)) => {
+                    by_name.insert(tool.name.clone(), slot as u32);
+                    Some(Doc {
+                        tool: tool.clone(),
+                        lens: d.lens,
+                        weight: d.weight,
+                        summary: d.summary,
+                    })
+                }
+                (None, None) => None,
+                _ => return Err("an index slot and its tool do not match"),
+            });
+        }
+        let in_range = |doc: u32| (doc as usize) < slots;
+        if !image.postings.iter().flatten().all(|p| in_range(p.doc))
+            || !image.free_docs.iter().all(|d| in_range(*d))
+            || !(image.exact.iter()).all(|(_, e)| {
+                e.iter()
+                    .all(|(d, _, w)| in_range(*d) && (*w as usize) < WHYS.len())
+            })
+        {
+            return Err("an index posting names a slot out of range");
+        }
+        let mut ids = HashMap::with_capacity(image.terms.len());
+        let mut vocab = BTreeMap::new();
+        for (id, term) in image.terms.iter().enumerate() {
+            if !term.is_empty() {
+                ids.insert(term.clone(), id as u32);
+                vocab.insert(term.clone(), id as u32);
+            }
+        }
+        let exact = (image.exact.into_iter())
+            .map(|(k, v)| {
+                (
+                    k,
+                    v.into_iter()
+                        .map(|(d, b, w)| (d, b, WHYS[w as usize]))
+                        .collect(),
+                )
+            })
+            .collect();
+        let mut store = Store {
+            docs,
+            free_docs: image.free_docs,
+            by_name,
+            vocab,
+            ids,
+            terms: image.terms,
+            postings: image.postings,
+            free_terms: image.free_terms,
+            big_tf: image.big_tf.into_iter().collect(),
+            exact,
+            len_sum: image.len_sum,
+            live: image.live,
+            norms: vec![[0.0; FIELDS]; slots],
+            stale: true,
+        };
+        store.refresh();
+        Ok(store)
+    }
+
     /// Live documents.
     pub(crate) fn len(&self) -> usize {
         self.live

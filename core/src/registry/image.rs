@@ -1,0 +1,376 @@
+//! The registry as a snapshot keeps it (`core/src/snapshot.rs`): every
+//! descriptor as validation left it, each distinct schema once (as JSON
+//! text, with the digest, pool key, length and dialect registration found
+//! for it), the hash tree behind the version, provider statuses and the
+//! skipped tools.
+//!
+//! Nothing here re-checks: a restore takes the descriptors, versions and
+//! footprints as they were, shares each schema and its (lazily compiled)
+//! validator between the tools that shared them, and puts them back in the
+//! schema pool so a later registration of the same schema shares them too.
+//! Types with `skip_serializing_if` (the JSON wire shapes) are mirrored by
+//! plain tuples: the payload's encoding has no field names to skip by.
+
+use super::{Entry, Registry, SkippedTool};
+use crate::dialect::Reading;
+use crate::schemas::{fast_hash, SchemaPool};
+use crate::validate::{MetaCache, SchemaValidator};
+use crate::version_tree::VersionTree;
+use holaryn_jsonschema::Draft;
+use holaryn_model::{json_len, Annotations, Code, Provider, ProviderStatus, SchemaDialect};
+use holaryn_model::{
+    ApprovalMode, Invokability, Source, ToolDescriptor, ToolRole, Trust, Visibility,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// Provider id, kind, display name, version, origin.
+type ProviderImage = (String, String, String, Option<String>, Option<String>);
+/// A schema dialect note: draft, reason.
+type DialectImage = Option<(String, String)>;
+
+/// The registry without its caches.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct RegistryImage {
+    /// Distinct validators: the draft (as [`draft_code`]) and dialect note.
+    validators: Vec<(u8, DialectImage)>,
+    /// Distinct input schemas (one per shared copy).
+    schemas: Vec<SchemaImage>,
+    /// Distinct output schemas, as JSON text.
+    outputs: Vec<String>,
+    /// Every tool, in name order.
+    pub(crate) tools: Vec<ToolImage>,
+    providers: Vec<(String, ProviderStatus)>,
+    policy_digest: Option<String>,
+    version: String,
+    generation: u64,
+    tree: VersionTree,
+    skipped: Vec<(String, Vec<SkippedImage>)>,
+}
+
+/// One shared input schema.
+#[derive(Debug, Serialize, Deserialize)]
+struct SchemaImage {
+    json: String,
+    validator: u32,
+    key: u64,
+    digest: String,
+    len: u64,
+}
+
+/// One descriptor, its schemas by index, and its footprint.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct ToolImage {
+    pub(crate) name: String,
+    local_name: String,
+    title: String,
+    description: String,
+    aliases: Vec<String>,
+    source: Source,
+    provider: ProviderImage,
+    trust: Trust,
+    permissions: Vec<String>,
+    input: u32,
+    output: Option<u32>,
+    annotations: [Option<bool>; 4],
+    visibility: Visibility,
+    invokability: Invokability,
+    approval: ApprovalMode,
+    timeout_ms: Option<u64>,
+    role: ToolRole,
+    usage: Option<String>,
+    schema_missing: bool,
+    version: String,
+    footprint: u64,
+}
+
+/// A skipped tool: name, local name, provider, source, trust, code, field,
+/// pointer, message, next action.
+type SkippedImage = (
+    String,
+    Option<String>,
+    ProviderImage,
+    String,
+    Option<Trust>,
+    Code,
+    Option<String>,
+    Option<String>,
+    String,
+    String,
+);
+
+const DRAFTS: [Draft; 5] = [
+    Draft::Draft4,
+    Draft::Draft6,
+    Draft::Draft7,
+    Draft::Draft201909,
+    Draft::Draft202012,
+];
+
+fn draft_code(d: Draft) -> u8 {
+    DRAFTS.iter().position(|x| *x == d).unwrap_or(4) as u8
+}
+
+fn provider_image(p: &Provider) -> ProviderImage {
+    let p = p.clone();
+    (p.id, p.kind, p.display_name, p.version, p.origin)
+}
+
+fn provider_of(p: ProviderImage) -> Provider {
+    Provider {
+        id: p.0,
+        kind: p.1,
+        display_name: p.2,
+        version: p.3,
+        origin: p.4,
+    }
+}
+
+/// Index of `item` in a table keyed by address, added when new.
+fn index_of<T>(
+    table: &mut Vec<T>,
+    seen: &mut HashMap<usize, u32>,
+    at: usize,
+    item: impl FnOnce() -> T,
+) -> u32 {
+    *seen.entry(at).or_insert_with(|| {
+        table.push(item());
+        (table.len() - 1) as u32
+    })
+}
+
+impl Registry {
+    /// The registry as a snapshot keeps it.
+    pub(crate) fn image(&self) -> RegistryImage {
+        let (mut validators, mut schemas, mut outputs) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut seen_v, mut seen_s, mut seen_o) = (HashMap::new(), HashMap::new(), HashMap::new());
+        let mut tools = Vec::with_capacity(self.tools.len());
+        for e in self.tools.values() {
+            let d = &e.descriptor;
+            let r = e.validator.reading();
+            let validator = index_of(
+                &mut validators,
+                &mut seen_v,
+                validator_addr(&e.validator),
+                || {
+                    let note = r.note.as_ref().map(|n| (n.draft.clone(), n.reason.clone()));
+                    (draft_code(r.draft), note)
+                },
+            );
+            let input = index_of(
+                &mut schemas,
+                &mut seen_s,
+                Arc::as_ptr(&d.input_schema) as usize,
+                || SchemaImage {
+                    json: d.input_schema.to_string(),
+                    validator,
+                    key: fast_hash(&d.input_schema),
+                    digest: d.schema_hash.clone(),
+                    len: json_len(&*d.input_schema),
+                },
+            );
+            let output = d.output_schema.as_ref().map(|o| {
+                index_of(&mut outputs, &mut seen_o, Arc::as_ptr(o) as usize, || {
+                    o.to_string()
+                })
+            });
+            let a = &d.annotations;
+            tools.push(ToolImage {
+                name: d.name.clone(),
+                local_name: d.local_name.clone(),
+                title: d.title.clone(),
+                description: d.description.clone(),
+                aliases: d.aliases.clone(),
+                source: d.source,
+                provider: provider_image(&d.provider),
+                trust: d.trust,
+                permissions: d.permissions.clone(),
+                input,
+                output,
+                annotations: [
+                    a.read_only_hint,
+                    a.destructive_hint,
+                    a.idempotent_hint,
+                    a.open_world_hint,
+                ],
+                visibility: d.visibility,
+                invokability: d.invokability,
+                approval: d.approval,
+                timeout_ms: d.timeout_ms,
+                role: d.role,
+                usage: d.usage.clone(),
+                schema_missing: d.schema_missing,
+                version: d.version.clone(),
+                footprint: e.footprint,
+            });
+        }
+        let skipped = (self.skipped.iter())
+            .map(|(p, list)| (p.clone(), list.iter().map(skipped_image).collect()))
+            .collect();
+        RegistryImage {
+            validators,
+            schemas,
+            outputs,
+            tools,
+            providers: self
+                .providers
+                .iter()
+                .map(|(k, v)| (k.clone(), *v))
+                .collect(),
+            policy_digest: self.policy_digest.clone(),
+            version: self.version.clone(),
+            generation: self.generation,
+            tree: self.tree.clone(),
+            skipped,
+        }
+    }
+
+    /// The registry an image keeps, or what does not fit (a schema that is
+    /// no JSON, an index out of range, an alias twice).
+    pub(crate) fn from_image(image: RegistryImage) -> Result<Registry, String> {
+        let validators: Vec<SchemaValidator> = (image.validators.into_iter())
+            .map(|(draft, note)| {
+                SchemaValidator::new(Reading {
+                    draft: DRAFTS
+                        .get(draft as usize)
+                        .copied()
+                        .unwrap_or(Draft::Draft202012),
+                    note: note.map(|(draft, reason)| SchemaDialect { draft, reason }),
+                })
+            })
+            .collect();
+        let pool = SchemaPool::default();
+        let mut schemas = Vec::with_capacity(image.schemas.len());
+        for s in image.schemas {
+            let value: Value = serde_json::from_str(&s.json)
+                .map_err(|e| format!("a kept schema is no JSON: {e}"))?;
+            let validator = validators
+                .get(s.validator as usize)
+                .ok_or("a schema's validator is out of range")?;
+            let shared = (Arc::new(value), validator.clone(), s.digest, s.len);
+            pool.insert_known(s.key, &shared);
+            schemas.push(shared);
+        }
+        let outputs = (image.outputs.iter())
+            .map(|t| serde_json::from_str(t).map(Arc::new))
+            .collect::<Result<Vec<Arc<Value>>, _>>()
+            .map_err(|e| format!("a kept output schema is no JSON: {e}"))?;
+        let mut tools = BTreeMap::new();
+        let mut aliases = BTreeMap::new();
+        for t in image.tools {
+            let (schema, validator, digest, _) = schemas
+                .get(t.input as usize)
+                .ok_or("a tool's schema is out of range")?;
+            let output = match t.output {
+                Some(i) => Some(
+                    outputs
+                        .get(i as usize)
+                        .ok_or("a tool's output schema is out of range")?
+                        .clone(),
+                ),
+                None => None,
+            };
+            let [read_only_hint, destructive_hint, idempotent_hint, open_world_hint] =
+                t.annotations;
+            let descriptor = ToolDescriptor {
+                name: t.name,
+                local_name: t.local_name,
+                title: t.title,
+                description: t.description,
+                aliases: t.aliases,
+                source: t.source,
+                provider: provider_of(t.provider),
+                trust: t.trust,
+                permissions: t.permissions,
+                input_schema: schema.clone(),
+                output_schema: output,
+                annotations: Annotations {
+                    read_only_hint,
+                    destructive_hint,
+                    idempotent_hint,
+                    open_world_hint,
+                },
+                visibility: t.visibility,
+                invokability: t.invokability,
+                approval: t.approval,
+                timeout_ms: t.timeout_ms,
+                role: t.role,
+                usage: t.usage,
+                schema_hash: digest.clone(),
+                schema_missing: t.schema_missing,
+                dialect: validator.dialect().cloned(),
+                version: t.version,
+            };
+            for alias in &descriptor.aliases {
+                if aliases
+                    .insert(alias.clone(), descriptor.name.clone())
+                    .is_some()
+                {
+                    return Err(format!("alias `{alias}` is kept twice"));
+                }
+            }
+            let entry = Entry {
+                descriptor: Arc::new(descriptor),
+                validator: validator.clone(),
+                footprint: t.footprint,
+            };
+            if tools.insert(entry.descriptor.name.clone(), entry).is_some() {
+                return Err("a tool is kept twice".into());
+            }
+        }
+        let skipped = (image.skipped.into_iter())
+            .map(|(p, list)| (p, list.into_iter().map(skipped_of).collect()))
+            .collect();
+        Ok(Registry {
+            tools,
+            aliases,
+            providers: image.providers.into_iter().collect(),
+            policy_digest: image.policy_digest,
+            version: image.version,
+            generation: image.generation,
+            metas: MetaCache::default(),
+            schemas: pool,
+            tree: image.tree,
+            skipped,
+            wire_names: std::cell::OnceCell::new(),
+            wire_index: std::cell::OnceCell::new(),
+        })
+    }
+}
+
+/// The address of a validator's shared compiled form (its identity in a snapshot).
+fn validator_addr(v: &SchemaValidator) -> usize {
+    std::sync::Weak::as_ptr(&v.downgrade()) as usize
+}
+
+fn skipped_image(s: &SkippedTool) -> SkippedImage {
+    (
+        s.name.clone(),
+        s.local_name.clone(),
+        provider_image(&s.provider),
+        s.source.clone(),
+        s.trust,
+        s.code,
+        s.field.clone(),
+        s.pointer.clone(),
+        s.message.clone(),
+        s.next_action.clone(),
+    )
+}
+
+fn skipped_of(s: SkippedImage) -> SkippedTool {
+    SkippedTool {
+        name: s.0,
+        local_name: s.1,
+        provider: provider_of(s.2),
+        source: s.3,
+        trust: s.4,
+        code: s.5,
+        field: s.6,
+        pointer: s.7,
+        message: s.8,
+        next_action: s.9,
+    }
+}

@@ -1,0 +1,136 @@
+//! Snapshot and restore: a runtime's registry, search index and embeddings
+//! as bytes, and back, without redoing what registration did.
+//!
+//! A snapshot keeps the registry (descriptors as validated, each distinct
+//! schema once with its digest and dialect, versions and the hash tree
+//! behind the registry version, provider statuses, skipped tools), the
+//! search index as indexing left it (postings, terms, length sums, exact
+//! keys, fit kinds, spaced names, provider words: `holaryn_search::IndexImage`),
+//! the embedding model and tool vectors, and the runtime option that shaped
+//! what registered (`requireInputSchema`). It keeps no session, session
+//! policy, secret, handle, activity or working set. A restore parses each
+//! distinct schema's JSON once and rebuilds look-up maps; it runs no
+//! meta-check, digest or tokenisation.
+//!
+//! The bytes are framed ([`frame`]): magic, format version, the writing
+//! build's id (the host's: package version and wasm digest), a postcard
+//! payload and an XXH64 checksum. Anything else (another format or build,
+//! any changed byte, a payload that does not decode or fit) is refused with
+//! `snapshot.refused`, and the host registers its tools instead.
+//!
+//! Handles: sessions of a restored runtime start at a handle epoch above
+//! every epoch of the runtime the snapshot was taken of, so a handle issued
+//! before the snapshot is `handle.stale` in a session with the same secret
+//! (and `handle.forged`, as any foreign handle, in one with another).
+
+mod frame;
+
+pub use frame::{FORMAT, MAGIC};
+
+use crate::builtin::code_tool_entry;
+use crate::embeddings::{EmbeddingStore, EmbeddingsImage};
+use crate::registry::image::RegistryImage;
+use crate::registry::Registry;
+use crate::runtime::Runtime;
+use holaryn_model::Result;
+use holaryn_search::{IndexImage, SearchIndex};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// An index slot's tool: the code tool (a built-in, not in the registry).
+const BUILTIN: u32 = u32::MAX;
+/// An index slot left free by a removed tool.
+const FREE: u32 = u32::MAX - 1;
+
+/// The payload.
+#[derive(Serialize, Deserialize)]
+struct Image {
+    require_input_schema: bool,
+    handle_epoch: u32,
+    registry: RegistryImage,
+    index: IndexImage,
+    /// Per index slot: the tool's position in `registry.tools`, [`BUILTIN`] or [`FREE`].
+    slots: Vec<u32>,
+    embeddings: EmbeddingsImage,
+}
+
+impl Runtime {
+    /// The runtime's registry, index and embeddings as bytes (see the
+    /// module header), stamped with `build`, the host's build id.
+    pub fn snapshot(&self, build: &str) -> Vec<u8> {
+        let registry = self.registry.image();
+        let at: HashMap<&str, u32> = (registry.tools.iter().enumerate())
+            .map(|(i, t)| (t.name.as_str(), i as u32))
+            .collect();
+        let (index, tools) = self.index.image();
+        let builtin = &self.code_tool.descriptor.name;
+        let slots = (tools.iter())
+            .map(|t| match t {
+                None => FREE,
+                Some(t) if t.name == *builtin => BUILTIN,
+                Some(t) => at.get(t.name.as_str()).copied().unwrap_or(FREE),
+            })
+            .collect();
+        let epochs = self.sessions.values().map(|s| s.handles.epoch());
+        let image = Image {
+            require_input_schema: self.require_input_schema,
+            handle_epoch: epochs.fold(self.handle_epoch, u32::max).saturating_add(1),
+            registry,
+            index,
+            slots,
+            embeddings: self.embeddings.image(),
+        };
+        // Encoding into a Vec fails only when serde reports a custom error,
+        // which no type above does.
+        let payload = postcard::to_allocvec(&image).unwrap_or_default();
+        frame::frame(build, &payload)
+    }
+
+    /// The runtime a snapshot written by `build` keeps, with no session;
+    /// refused with `snapshot.refused` (see the module header).
+    pub fn restore(bytes: &[u8], build: &str) -> Result<Runtime> {
+        let payload = frame::unframe(bytes, build)?;
+        let bad = |why: String| {
+            frame::refused(
+                "payload",
+                format!("the snapshot's payload does not fit this build: {why}"),
+            )
+        };
+        let image: Image = postcard::from_bytes(payload).map_err(|e| bad(e.to_string()))?;
+        let registry = Registry::from_image(image.registry).map_err(bad)?;
+        let code_tool = code_tool_entry();
+        let entries: Vec<_> = registry.entries().map(|e| e.descriptor.clone()).collect();
+        let mut tools = Vec::with_capacity(image.slots.len());
+        let mut seen = vec![false; entries.len()];
+        for s in &image.slots {
+            tools.push(match *s {
+                FREE => None,
+                BUILTIN => Some(code_tool.descriptor.clone()),
+                i => {
+                    let i = i as usize;
+                    match (entries.get(i), seen.get_mut(i)) {
+                        (Some(d), Some(seen)) if !*seen => {
+                            *seen = true;
+                            Some(Arc::clone(d))
+                        }
+                        _ => return Err(bad("an index slot names no tool, or one twice".into())),
+                    }
+                }
+            });
+        }
+        if seen.contains(&false) {
+            return Err(bad("a registered tool is not in the index".into()));
+        }
+        let index = SearchIndex::from_image(image.index, &tools).map_err(|e| bad(e.into()))?;
+        let embeddings = EmbeddingStore::from_image(image.embeddings).map_err(|e| bad(e.into()))?;
+        let mut rt = Runtime::new();
+        rt.registry = registry;
+        rt.code_tool = code_tool;
+        rt.index = index;
+        rt.require_input_schema = image.require_input_schema;
+        rt.embeddings = embeddings;
+        rt.handle_epoch = image.handle_epoch;
+        Ok(rt)
+    }
+}
