@@ -122,7 +122,7 @@ fn view(rt: &mut Runtime) -> Value {
 fn a_round_trip_keeps_the_registry_search_states_and_skipped_tools() {
     let mut rt = populated();
     let bytes = rt.snapshot(BUILD);
-    let mut back = Runtime::restore(&bytes, BUILD).expect("restores");
+    let mut back = Runtime::restore(&bytes, BUILD, None).expect("restores");
     assert_eq!(back.registry().generation(), rt.registry().generation());
     assert_eq!(view(&mut back), view(&mut rt));
     assert!(!rt.registry().skipped().collect::<Vec<_>>().is_empty());
@@ -138,7 +138,7 @@ fn a_round_trip_keeps_the_registry_search_states_and_skipped_tools() {
     }
     assert_eq!(view(&mut back), view(&mut rt));
     // And a snapshot of the restored runtime is a snapshot of the same content.
-    let again = Runtime::restore(&back.snapshot(BUILD), BUILD).expect("restores");
+    let again = Runtime::restore(&back.snapshot(BUILD), BUILD, None).expect("restores");
     assert_eq!(again.registry().version(), rt.registry().version());
 }
 
@@ -147,7 +147,7 @@ fn calls_validate_against_the_restored_schemas() {
     let mut rt = Runtime::new();
     rt.register_values(&[native("read_file", "Read a file")], 0)
         .expect("register");
-    let mut back = Runtime::restore(&rt.snapshot(BUILD), BUILD).expect("restores");
+    let mut back = Runtime::restore(&rt.snapshot(BUILD), BUILD, None).expect("restores");
     let sid = dynamic_session(&mut back, 1);
     back.tool_inspect(&sid, &json!({"name": "read_file"}), 1)
         .expect("inspect");
@@ -166,7 +166,7 @@ fn any_changed_byte_or_another_build_is_refused() {
     let rt = populated();
     let bytes = rt.snapshot(BUILD);
     let field = |bytes: &[u8], build: &str| {
-        let e = Runtime::restore(bytes, build).err().expect("refused");
+        let e = Runtime::restore(bytes, build, None).err().expect("refused");
         assert_eq!(e.code, ErrorCode::SnapshotRefused);
         e.field.unwrap_or_default()
     };
@@ -183,8 +183,12 @@ fn any_changed_byte_or_another_build_is_refused() {
     }
     assert_eq!(field(&bytes[..bytes.len() - 1], BUILD), "checksum");
     assert_eq!(field(b"{\"tools\": []}", BUILD), "magic");
+    // Registered under requireInputSchema: a host asking for the other setting registers again.
+    let e = Runtime::restore(&bytes, BUILD, Some(false)).err().expect("refused");
+    assert_eq!(e.field.as_deref(), Some("requireInputSchema"));
+    assert!(Runtime::restore(&bytes, BUILD, Some(true)).is_ok());
     // The runtime the bytes came from is untouched, and they still restore.
-    assert!(Runtime::restore(&bytes, BUILD).is_ok());
+    assert!(Runtime::restore(&bytes, BUILD, None).is_ok());
 }
 
 #[test]
@@ -204,7 +208,7 @@ fn handles_issued_before_a_snapshot_are_stale_after_the_restore() {
         .expect("inspect")
         .handle
         .expect("handle");
-    let mut back = Runtime::restore(&rt.snapshot(BUILD), BUILD).expect("restores");
+    let mut back = Runtime::restore(&rt.snapshot(BUILD), BUILD, None).expect("restores");
     // Same secret, so the handle's tag verifies: it is refused as stale, not honoured.
     let sid = back
         .create_session(opts.clone(), &secret(1), 0)

@@ -88,8 +88,10 @@ impl Runtime {
     }
 
     /// The runtime a snapshot written by `build` keeps, with no session;
-    /// refused with `snapshot.refused` (see the module header).
-    pub fn restore(bytes: &[u8], build: &str) -> Result<Runtime> {
+    /// refused with `snapshot.refused` (see the module header), also when
+    /// the host asks for a `require_input_schema` other than the one the
+    /// snapshot's tools were registered under.
+    pub fn restore(bytes: &[u8], build: &str, require_input_schema: Option<bool>) -> Result<Runtime> {
         let payload = frame::unframe(bytes, build)?;
         let bad = |why: String| {
             frame::refused(
@@ -98,6 +100,15 @@ impl Runtime {
             )
         };
         let image: Image = postcard::from_bytes(payload).map_err(|e| bad(e.to_string()))?;
+        if require_input_schema.is_some_and(|r| r != image.require_input_schema) {
+            return Err(frame::refused(
+                "requireInputSchema",
+                format!(
+                    "the snapshot's tools were registered with requireInputSchema {}",
+                    image.require_input_schema
+                ),
+            ));
+        }
         let registry = Registry::from_image(image.registry).map_err(bad)?;
         let code_tool = code_tool_entry();
         let entries: Vec<_> = registry.entries().map(|e| e.descriptor.clone()).collect();
