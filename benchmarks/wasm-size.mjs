@@ -58,8 +58,10 @@ const defaultFiles = [
   "js/wire-fields.mjs",
 ].map(sizes);
 const codeFiles = ["dist/web/holaryn_code_bg.wasm"].map(sizes);
+// The gateway's config check: its own module, loaded only by the Node gateway (never downloaded by a browser).
+const gatewayFiles = ["dist/web/holaryn_gateway_bg.wasm", "dist/web/holaryn_gateway.js"].map(sizes);
 console.log("files");
-for (const r of [...defaultFiles, ...codeFiles]) line(`  ${r.file}`, r);
+for (const r of [...defaultFiles, ...codeFiles, ...gatewayFiles]) line(`  ${r.file}`, r);
 const parts = {
   default: sum(defaultFiles),
   codeAddOn: sum(codeFiles),
@@ -69,6 +71,7 @@ console.log("downloads");
 line("  default (no bounded code mode)", parts.default, BUDGET.default);
 line("  bounded-code add-on (fetched on demand)", parts.codeAddOn);
 line("  total with bounded code mode", parts.withCode, BUDGET.withCode);
+line("  gateway config module (Node gateway only)", sum(gatewayFiles));
 
 const [packed] = JSON.parse(
   execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" }),

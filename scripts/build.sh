@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# `npm run build`: the npm package's wasm, two modules in dist/web: holaryn_wasm
-# (the runtime: discovery, policy, gate, validation) and holaryn_code (the
-# bounded-code compiler, loaded only for sessions with bounded code mode).
+# `npm run build`: the npm package's wasm, three modules in dist/web: holaryn_wasm
+# (the runtime: discovery, policy, gate, validation), holaryn_code (the
+# bounded-code compiler, loaded only for sessions with bounded code mode) and
+# holaryn_gateway (the gateway's config check, loaded only by the Node gateway).
 # Release builds, wasm-bindgen --target web (ES modules; Node uses the same
 # files), wasm-opt from npm's binaryen (-O3 with wider inlining for the runtime,
-# -Oz for the code module), then a load check of both entries.
+# -Oz for the other two), then a load check of both entries and the gateway module.
 # Needs what `scripts/setup.sh` installs (wasm target, the pinned nightly with
 # rust-src, .tools/bin/wasm-bindgen, node_modules/.bin/wasm-opt).
 set -euo pipefail
@@ -24,10 +25,10 @@ if [ "$wasm_opt" != "$HOLARYN_ROOT/node_modules/.bin/wasm-opt" ]; then
   exit 1
 fi
 
-# Two modules, each its own cargo invocation so holaryn-code's `parser` feature
+# Three modules, each its own cargo invocation so holaryn-code's `parser` feature
 # is not unified into the default one: holaryn_wasm (no parser: the default
-# download) and holaryn_code (code-wasm/: holaryn-code with its compiler,
-# loaded on demand).
+# download), holaryn_code (code-wasm/: holaryn-code with its compiler, loaded
+# on demand) and holaryn_gateway (gateway-wasm/: the config check, Node only).
 target_dir="$(cargo metadata --format-version 1 --no-deps |
   node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')"
 # std rebuilt for the wasm with panics as immediate aborts (`-Cpanic=immediate-abort`,
@@ -49,15 +50,15 @@ rm -rf dist/node dist/web
 # inlining functions of up to 16 (always) / 60 (when it pays) instructions folds
 # the many small opt-level "z" helpers of the search path into their callers,
 # which V8 runs faster (side by side with -Oz: ~0.92x the time per search both
-# warm and in bench:search's first rounds) for ~38 KiB gz more. The code module
-# is fetched on demand and not on a hot path: smallest (-Oz).
+# warm and in bench:search's first rounds) for ~38 KiB gz more. The code and
+# gateway modules are loaded on demand and not on a hot path: smallest (-Oz).
 opt_flags() {
   case "$1" in
     holaryn_wasm) echo "-O3 -aimfs 16 -fimfs 60" ;;
     *) echo "-Oz" ;;
   esac
 }
-for pair in holaryn-wasm:holaryn_wasm holaryn-code-wasm:holaryn_code; do
+for pair in holaryn-wasm:holaryn_wasm holaryn-code-wasm:holaryn_code holaryn-gateway-wasm:holaryn_gateway; do
   crate="${pair%%:*}" name="${pair##*:}"
   step "build: ${cargo_wasm[*]:0:3} -p $crate --release (wasm32)"
   "${cargo_wasm[@]}" -p "$crate" --release --target wasm32-unknown-unknown
@@ -100,7 +101,7 @@ node --input-type=module -e '
   writeFileSync("dist/web/holaryn_wasm.api.d.ts", t);
 '
 
-step "build: load check of both entries (js/node.mjs, js/browser.mjs) in Node"
+step "build: load check of both entries (js/node.mjs, js/browser.mjs) and the gateway module in Node"
 node --input-type=module -e '
   import { readFileSync } from "node:fs";
   const check = (rt, where) => {
@@ -116,6 +117,10 @@ node --input-type=module -e '
   check(new web.HolarynRuntime(), "dist/web via js/browser.mjs");
   await web.initCode(readFileSync("dist/web/holaryn_code_bg.wasm"));
   console.log("code module: ok in both entries");
+  const { parseGatewayConfig } = await import("./js/gateway/config.mjs");
+  if (parseGatewayConfig(JSON.stringify({ mcpServers: { fs: { command: "x" } } })).servers[0]?.id !== "fs")
+    throw new Error("gateway module: unexpected config");
+  console.log("gateway module: ok");
 '
 ls -l dist/web/*.wasm
 step "build: done"

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HolarynError, HolarynRuntime } from "holaryn";
+import { checkGatewayConfig } from "../js/gateway/config.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const samples = [];
@@ -73,8 +74,7 @@ sample(
 );
 sample(
   "T.GatewayConfig",
-  HolarynRuntime.parseGatewayConfig(
-    "mcp.json",
+  checkGatewayConfig(
     JSON.stringify({
       mcpServers: {
         fs: { command: "npx", args: ["-y", "x"], env: { A: "1" }, cwd: "sub" },
@@ -94,6 +94,7 @@ sample(
         callbackTimeoutMs: 2000,
       },
     }),
+    "mcp.json",
   ),
 );
 sample("T.ToolDescriptor[]", rt.tools());

@@ -19,6 +19,9 @@ export const KINDS = [
   "provider-scoped",
   "schema-field",
   "nothing-fits",
+  "prerequisite",
+  "verb-sense",
+  "indirect-domain",
 ];
 
 /** The least number of requests each kind must have. */
@@ -30,6 +33,9 @@ export const MIN_PER_KIND = {
   "provider-scoped": 30,
   "schema-field": 30,
   "nothing-fits": 40,
+  prerequisite: 45,
+  "verb-sense": 45,
+  "indirect-domain": 45,
 };
 
 /** The split of a request: the top bit of the first SHA-256 byte of its id. */

@@ -1,15 +1,28 @@
 // The gateway's config file: the `{"mcpServers": {...}}` shape MCP clients
 // already use, plus holaryn's own settings under a "holaryn" key. The core
-// checks it (`parseGatewayConfig`, core/src/gateway_config.rs): every problem
+// checks it (core/src/gateway_config.rs, through its own wasm module
+// dist/web/holaryn_gateway, gateway-wasm/, loaded on first use so the
+// browser download carries none of it): every problem
 // is reported with the file, a JSON pointer, the line:column (UTF-16,
 // 1-based) of the value it names, and what is wrong; nothing starts until the
 // whole file is valid. Here: reading the file and resolving its paths
 // against the file's directory.
 
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { ConfigError } from "../core.mjs";
-import { HolarynRuntime } from "../node.mjs";
+import * as gateway from "../../dist/web/holaryn_gateway.js";
+import { ConfigError, HolarynError } from "../core.mjs";
+
+let loaded = false;
+/** The core's check: `{config}` or `{error}` (a typed core error). */
+function check(file, text) {
+  if (!loaded) {
+    gateway.initSync({ module: readFileSync(new URL("../../dist/web/holaryn_gateway_bg.wasm", import.meta.url)) });
+    loaded = true;
+  }
+  return JSON.parse(gateway.parseGatewayConfig(file, text));
+}
 
 /** One problem in a config file. */
 export class GatewayConfigError extends ConfigError {
@@ -35,16 +48,18 @@ export async function loadGatewayConfig(file) {
   return parseGatewayConfig(text, file);
 }
 
+/** The core's check of config text: the config with paths as written; throws `GatewayConfigError`. */
+export function checkGatewayConfig(text, file = "<config>") {
+  const { config, error: e } = check(file, text);
+  if (!e) return config;
+  if (e.code !== "config.invalid") throw new HolarynError(e.message, e.code);
+  const position = e.line === undefined ? undefined : { line: e.line, column: e.column };
+  throw new GatewayConfigError(e.file ?? file, e.pointer ?? "", e.message, position);
+}
+
 /** Check config text; `file` names it in errors and anchors relative paths. */
 export function parseGatewayConfig(text, file = "<config>") {
-  let config;
-  try {
-    config = HolarynRuntime.parseGatewayConfig(file, text);
-  } catch (e) {
-    if (e?.code !== "config.invalid") throw e;
-    const position = e.line === undefined ? undefined : { line: e.line, column: e.column };
-    throw new GatewayConfigError(e.file ?? file, e.pointer ?? "", e.detail ?? e.message, position);
-  }
+  const config = checkGatewayConfig(text, file);
   const base = path.dirname(path.resolve(file));
   const resolve = (p) => (p === undefined ? undefined : path.resolve(base, p));
   const { holaryn } = config;

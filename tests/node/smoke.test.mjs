@@ -54,7 +54,11 @@ test("the published file list covers exports, types and bin", () => {
     .filter((f) => f.path.endsWith(".wasm"))
     .map((f) => f.path)
     .sort();
-  assert.deepEqual(wasm, ["dist/web/holaryn_code_bg.wasm", "dist/web/holaryn_wasm_bg.wasm"], "each wasm ships once");
+  assert.deepEqual(
+    wasm,
+    ["dist/web/holaryn_code_bg.wasm", "dist/web/holaryn_gateway_bg.wasm", "dist/web/holaryn_wasm_bg.wasm"],
+    "each wasm ships once",
+  );
   for (const f of files) {
     assert.ok(!/^(target|node_modules|\.tools|core|wasm|tests|scripts)\//.test(f), `npm pack leaves out ${f}`);
   }

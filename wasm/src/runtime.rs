@@ -4,7 +4,6 @@ use crate::convert::{from_js, to_js};
 use crate::errors::{self, js};
 use crate::session::HolarynSession;
 use crate::shared::Shared;
-use holaryn_core::parse_gateway_config;
 use holaryn_core::SessionOptions;
 use holaryn_core::Update;
 use holaryn_core::{parse_catalog, parse_catalog_text, parse_provider_list, CatalogOptions};
@@ -446,13 +445,5 @@ impl HolarynRuntime {
         let set = js(holaryn_core::WorkingSet::parse(file, text))?;
         self.shared.core()?.set_working_set(set);
         Ok(())
-    }
-
-    /// Check a `holaryn gateway` config file (`file` for messages, `text` as
-    /// read): the typed config (paths as written), or a `ConfigError`
-    /// (`config.invalid`) with the file, JSON pointer and line:column.
-    #[wasm_bindgen(js_name = parseGatewayConfig, unchecked_return_type = "GatewayConfig")]
-    pub fn parse_gateway_config(file: &str, text: &str) -> Result<JsValue, JsValue> {
-        to_js(&js(parse_gateway_config(file, text))?)
     }
 }
