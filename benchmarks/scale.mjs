@@ -42,6 +42,37 @@ function print(r) {
   line("resident memory (RSS delta)", h.rssMb, m.rssMb, "MB");
 }
 
+// ---- Snapshot and restore (issue 32 item 3): its own section, printed after each size's table.
+
+/** Snapshot `rt`, then restore it: median of 5 restores, one restore + first search, the size. */
+function restoreRow(HolarynRuntime, rt) {
+  let t0 = process.hrtime.bigint();
+  const bytes = rt.snapshot();
+  const snapshotMs = ms(t0);
+  const restores = [];
+  for (let i = 0; i < 5; i++) {
+    t0 = process.hrtime.bigint();
+    const back = HolarynRuntime.restore(bytes);
+    restores.push(ms(t0));
+    back.free?.();
+  }
+  t0 = process.hrtime.bigint();
+  const back = HolarynRuntime.restore(bytes);
+  back.createSession({ dynamicDiscovery: true }).search({ query: "create a github issue" });
+  const restoreSearchMs = ms(t0);
+  back.free?.();
+  return { snapshotMs, restoreMs: median(restores), restoreSearchMs, bytes: bytes.length, perTool: bytes.length / rt.size };
+}
+
+function printRestore(r) {
+  const x = r.restore;
+  if (!x) return;
+  const mb = (x.bytes / 1e6).toFixed(2);
+  console.log(`  ${"snapshot (rt.snapshot())".padEnd(30)} ${x.snapshotMs.toFixed(2).padStart(10)} ms | ${mb} MB, ${Math.round(x.perTool)} B per tool`);
+  console.log(`  ${"restore (median of 5)".padEnd(30)} ${x.restoreMs.toFixed(2).padStart(10)} ms | register: ${r.holaryn.registerMs.toFixed(2)} ms`);
+  console.log(`  ${"restore + first search".padEnd(30)} ${x.restoreSearchMs.toFixed(2).padStart(10)} ms | register + first search: ${(r.holaryn.registerMs + r.holaryn.firstSearchMs).toFixed(2)} ms`);
+}
+
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rss = () => {
@@ -129,7 +160,10 @@ async function one(n) {
     return ms(t);
   });
   const mP50 = searchP50((q) => mini.search(q).slice(0, 8));
+  rt.registerTools(picks.map((i) => tools[i])); // back to the n tools
+  const restore = restoreRow(HolarynRuntime, rt);
   return {
+    restore,
     tools: n,
     holaryn: {
       registerMs,
@@ -163,6 +197,7 @@ if (process.argv[2] === "--one") {
     const row = JSON.parse(out.trim().split("\n").pop());
     rows.push(row);
     print(row);
+    printRestore(row);
   }
   mkdirSync(join(root, "benchmarks/results"), { recursive: true });
   writeFileSync(join(root, "benchmarks/results/scale.json"), JSON.stringify({ changes: CHANGES, rows }, null, 2));

@@ -223,4 +223,33 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
     for (const r of calls) assert.equal(r.provenance.providerId, "browser");
     assert.ok(!JSON.stringify(records).includes(CANARY), "no page text in the activity log");
   });
+
+  test("a wake restores the registry from the snapshot in IndexedDB; a refused one registers", {
+    timeout: STEP_MS,
+  }, async () => {
+    const first = await inWorker(() => self.holaryn.startup());
+    assert.equal(first.restored, false, "a fresh profile registers (and keeps a snapshot)");
+    const seen = () =>
+      inWorker(async () => ({
+        rows: (await self.holaryn.table()).map((r) => [r.name, r.availability.state, r.availability.code]),
+        found: (await self.holaryn.search("read the text of a page")).results.map((r) => r.name),
+      }));
+    // A changed byte in the kept snapshot: SnapshotError, so the worker registers and keeps a new one.
+    await inWorker(async () => {
+      const kept = await self.holaryn.readSnapshot();
+      kept.bytes[kept.bytes.length >> 1] ^= 1;
+      await self.holaryn.keepSnapshot(kept);
+    });
+    const registered = await inWorker(() => self.holaryn.wake());
+    assert.deepEqual(registered, { restored: false, version: first.version, refused: "snapshot.refused" });
+    const fresh = await seen();
+    const restored = await inWorker(() => self.holaryn.wake());
+    assert.deepEqual(restored, { restored: true, version: first.version });
+    assert.deepEqual(await seen(), fresh, "the same states and search results as registering");
+    assert.equal(fresh.found[0], "page_text");
+    // The restored session calls through the gate as before (inspect first: a new session).
+    await inWorker(() => self.holaryn.inspect("tabs_list"));
+    const outcome = await inWorker(() => self.holaryn.call("tabs_list", {}));
+    assert.equal(outcome.status, "ok", JSON.stringify(outcome));
+  });
 });
