@@ -184,7 +184,9 @@ fn any_changed_byte_or_another_build_is_refused() {
     assert_eq!(field(&bytes[..bytes.len() - 1], BUILD), "checksum");
     assert_eq!(field(b"{\"tools\": []}", BUILD), "magic");
     // Registered under requireInputSchema: a host asking for the other setting registers again.
-    let e = Runtime::restore(&bytes, BUILD, Some(false)).err().expect("refused");
+    let e = Runtime::restore(&bytes, BUILD, Some(false))
+        .err()
+        .expect("refused");
     assert_eq!(e.field.as_deref(), Some("requireInputSchema"));
     assert!(Runtime::restore(&bytes, BUILD, Some(true)).is_ok());
     // The runtime the bytes came from is untouched, and they still restore.

@@ -15,7 +15,7 @@ use super::{Entry, Registry, SkippedTool};
 use crate::dialect::Reading;
 use crate::schemas::{fast_hash, SchemaPool};
 use crate::validate::{MetaCache, SchemaValidator};
-use crate::version_tree::VersionTree;
+use crate::version_tree::{TreeImage, VersionTree};
 use holaryn_jsonschema::Draft;
 use holaryn_model::{json_len, Annotations, Code, Provider, ProviderStatus, SchemaDialect};
 use holaryn_model::{
@@ -40,13 +40,16 @@ pub(crate) struct RegistryImage {
     schemas: Vec<SchemaImage>,
     /// Distinct output schemas, as JSON text.
     outputs: Vec<String>,
+    /// Distinct providers.
+    providers_of: Vec<ProviderImage>,
     /// Every tool, in name order.
     pub(crate) tools: Vec<ToolImage>,
     providers: Vec<(String, ProviderStatus)>,
     policy_digest: Option<String>,
     version: String,
     generation: u64,
-    tree: VersionTree,
+    /// The hash tree's digests, its leaves in `tools` order.
+    tree: TreeImage,
     skipped: Vec<(String, Vec<SkippedImage>)>,
 }
 
@@ -64,12 +67,15 @@ struct SchemaImage {
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct ToolImage {
     pub(crate) name: String,
-    local_name: String,
-    title: String,
+    /// `None`: the name without its `provider/` prefix ([`local_of`]).
+    local_name: Option<String>,
+    /// `None`: the name.
+    title: Option<String>,
     description: String,
     aliases: Vec<String>,
     source: Source,
-    provider: ProviderImage,
+    /// Index in `providers_of`.
+    provider: u32,
     trust: Trust,
     permissions: Vec<String>,
     input: u32,
@@ -113,6 +119,13 @@ fn draft_code(d: Draft) -> u8 {
     DRAFTS.iter().position(|x| *x == d).unwrap_or(4) as u8
 }
 
+/// The local name a tool named `name` of provider `id` has when none is kept.
+fn local_of<'a>(name: &'a str, id: &str) -> &'a str {
+    (name.strip_prefix(id))
+        .and_then(|rest| rest.strip_prefix('/'))
+        .unwrap_or(name)
+}
+
 fn provider_image(p: &Provider) -> ProviderImage {
     let p = p.clone();
     (p.id, p.kind, p.display_name, p.version, p.origin)
@@ -146,6 +159,8 @@ impl Registry {
     pub(crate) fn image(&self) -> RegistryImage {
         let (mut validators, mut schemas, mut outputs) = (Vec::new(), Vec::new(), Vec::new());
         let (mut seen_v, mut seen_s, mut seen_o) = (HashMap::new(), HashMap::new(), HashMap::new());
+        let mut providers_of: Vec<ProviderImage> = Vec::new();
+        let mut seen_p: HashMap<ProviderImage, u32> = HashMap::new();
         let mut tools = Vec::with_capacity(self.tools.len());
         for e in self.tools.values() {
             let d = &e.descriptor;
@@ -177,14 +192,20 @@ impl Registry {
                 })
             });
             let a = &d.annotations;
+            let p = provider_image(&d.provider);
+            let provider = *seen_p.entry(p.clone()).or_insert_with(|| {
+                providers_of.push(p);
+                (providers_of.len() - 1) as u32
+            });
             tools.push(ToolImage {
                 name: d.name.clone(),
-                local_name: d.local_name.clone(),
-                title: d.title.clone(),
+                local_name: (d.local_name != local_of(&d.name, &d.provider.id))
+                    .then(|| d.local_name.clone()),
+                title: (d.title != d.name).then(|| d.title.clone()),
                 description: d.description.clone(),
                 aliases: d.aliases.clone(),
                 source: d.source,
-                provider: provider_image(&d.provider),
+                provider,
                 trust: d.trust,
                 permissions: d.permissions.clone(),
                 input,
@@ -213,6 +234,7 @@ impl Registry {
             validators,
             schemas,
             outputs,
+            providers_of,
             tools,
             providers: self
                 .providers
@@ -222,7 +244,11 @@ impl Registry {
             policy_digest: self.policy_digest.clone(),
             version: self.version.clone(),
             generation: self.generation,
-            tree: self.tree.clone(),
+            // Always there: the tree has a leaf per tool and is hashed after
+            // each change (an empty image would make the restore refuse).
+            tree: (self.tree)
+                .image(self.tools.keys().map(String::as_str))
+                .unwrap_or_default(),
             skipped,
         }
     }
@@ -274,14 +300,18 @@ impl Registry {
             };
             let [read_only_hint, destructive_hint, idempotent_hint, open_world_hint] =
                 t.annotations;
+            let provider = (image.providers_of.get(t.provider as usize))
+                .ok_or("a tool's provider is out of range")?;
+            let provider = provider_of(provider.clone());
             let descriptor = ToolDescriptor {
+                local_name: (t.local_name)
+                    .unwrap_or_else(|| local_of(&t.name, &provider.id).to_string()),
+                title: t.title.unwrap_or_else(|| t.name.clone()),
                 name: t.name,
-                local_name: t.local_name,
-                title: t.title,
                 description: t.description,
                 aliases: t.aliases,
                 source: t.source,
-                provider: provider_of(t.provider),
+                provider,
                 trust: t.trust,
                 permissions: t.permissions,
                 input_schema: schema.clone(),
@@ -320,6 +350,8 @@ impl Registry {
                 return Err("a tool is kept twice".into());
             }
         }
+        let tree = VersionTree::from_image(&image.tree, tools.keys().map(String::as_str))
+            .ok_or("the kept version tree does not fit the tools")?;
         let skipped = (image.skipped.into_iter())
             .map(|(p, list)| (p, list.into_iter().map(skipped_of).collect()))
             .collect();
@@ -332,7 +364,7 @@ impl Registry {
             generation: image.generation,
             metas: MetaCache::default(),
             schemas: pool,
-            tree: image.tree,
+            tree,
             skipped,
             wire_names: std::cell::OnceCell::new(),
             wire_index: std::cell::OnceCell::new(),

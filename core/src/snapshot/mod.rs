@@ -91,7 +91,11 @@ impl Runtime {
     /// refused with `snapshot.refused` (see the module header), also when
     /// the host asks for a `require_input_schema` other than the one the
     /// snapshot's tools were registered under.
-    pub fn restore(bytes: &[u8], build: &str, require_input_schema: Option<bool>) -> Result<Runtime> {
+    pub fn restore(
+        bytes: &[u8],
+        build: &str,
+        require_input_schema: Option<bool>,
+    ) -> Result<Runtime> {
         let payload = frame::unframe(bytes, build)?;
         let bad = |why: String| {
             frame::refused(

@@ -21,6 +21,7 @@
 #![allow(clippy::result_large_err)]
 
 mod args;
+mod blob;
 mod codes;
 mod descriptor;
 mod error;
@@ -31,6 +32,7 @@ mod names;
 mod outcome;
 
 pub use args::{mark_json_text, unrepresentable};
+pub use blob::{Blob, Reader};
 pub use codes::Code;
 pub use descriptor::{
     Annotations, ApprovalMode, Invokability, Provider, ProviderStatus, SchemaDialect, Source,

@@ -10,7 +10,7 @@
 //! re-derived by [`Store::refresh`] (one multiply-add per document and field).
 
 use super::text::{each_term, exact_key};
-use holaryn_model::{SummarySpan, ToolDescriptor};
+use holaryn_model::{Blob, SummarySpan, ToolDescriptor};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -29,7 +29,7 @@ pub(super) type ExactKey = (String, f32, &'static str);
 const TF_OVERFLOW: u8 = u8::MAX;
 
 /// One document's occurrences of one term.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Posting {
     /// Slot of the document.
     pub doc: u32,
@@ -72,7 +72,8 @@ pub(crate) struct StoreImage {
     docs: Vec<Option<DocImage>>,
     free_docs: Vec<u32>,
     terms: Vec<String>,
-    postings: Vec<Vec<Posting>>,
+    /// Every term's postings, packed ([`pack_postings`]).
+    postings: Blob,
     free_terms: Vec<u32>,
     big_tf: Vec<((u32, u32), PerField<u16>)>,
     /// Exact-name key → (doc, boost, index in [`WHYS`]).
@@ -106,6 +107,62 @@ pub(super) struct Store {
     stale: bool,
 }
 
+/// Every term's posting list in one byte string: per term its length, then
+/// per posting the slot's distance from the previous one, the field mask and
+/// one count byte per field in the mask (varints where numbers grow).
+fn pack_postings(lists: &[Vec<Posting>]) -> Blob {
+    let mut out = Blob(Vec::with_capacity(
+        lists.iter().map(|l| 4 * l.len() + 1).sum(),
+    ));
+    for list in lists {
+        out.varint(list.len() as u64);
+        let mut last = 0u32;
+        for p in list {
+            out.varint(u64::from(p.doc - last));
+            last = p.doc;
+            out.0.push(p.fields);
+            let mut mask = p.fields;
+            while mask != 0 {
+                out.0.push(p.tf[mask.trailing_zeros() as usize]);
+                mask &= mask - 1;
+            }
+        }
+    }
+    out
+}
+
+/// The posting lists [`pack_postings`] packed, when they are `terms` lists
+/// of ascending slots below `slots` and nothing is left over.
+fn unpack_postings(blob: &Blob, terms: usize, slots: usize) -> Option<Vec<Vec<Posting>>> {
+    let mut r = blob.reader();
+    let mut lists = Vec::with_capacity(terms);
+    for _ in 0..terms {
+        let n = usize::try_from(r.varint()?).ok()?;
+        let mut list = Vec::with_capacity(n.min(slots));
+        let mut doc = 0u32;
+        for i in 0..n {
+            let step = u32::try_from(r.varint()?).ok()?;
+            if i > 0 && step == 0 {
+                return None;
+            }
+            doc = doc.checked_add(step)?;
+            let fields = r.byte()?;
+            if fields >> FIELDS != 0 || doc as usize >= slots {
+                return None;
+            }
+            let mut tf = [0u8; FIELDS];
+            let mut mask = fields;
+            while mask != 0 {
+                tf[mask.trailing_zeros() as usize] = r.byte()?;
+                mask &= mask - 1;
+            }
+            list.push(Posting { doc, fields, tf });
+        }
+        lists.push(list);
+    }
+    r.done().then_some(lists)
+}
+
 impl Store {
     /// The store as a snapshot keeps it.
     pub(crate) fn image(&self) -> StoreImage {
@@ -122,7 +179,7 @@ impl Store {
                 .collect(),
             free_docs: self.free_docs.clone(),
             terms: self.terms.clone(),
-            postings: self.postings.clone(),
+            postings: pack_postings(&self.postings),
             free_terms: self.free_terms.clone(),
             big_tf: self.big_tf.iter().map(|(k, v)| (*k, *v)).collect(),
             exact: (self.exact.iter())
@@ -146,8 +203,10 @@ impl Store {
         tools: &[Option<Arc<ToolDescriptor>>],
     ) -> Result<Store, &'static str> {
         let slots = image.docs.len();
-        if tools.len() != slots || image.postings.len() != image.terms.len() {
-            return Err("the index's slots or terms do not match");
+        let postings = unpack_postings(&image.postings, image.terms.len(), slots)
+            .ok_or("the index's postings do not fit its terms and slots")?;
+        if tools.len() != slots {
+            return Err("the index's slots do not match its tools");
         }
         let mut docs = Vec::with_capacity(slots);
         let mut by_name = HashMap::with_capacity(slots);
@@ -167,8 +226,7 @@ impl Store {
             });
         }
         let in_range = |doc: u32| (doc as usize) < slots;
-        if !image.postings.iter().flatten().all(|p| in_range(p.doc))
-            || !image.free_docs.iter().all(|d| in_range(*d))
+        if !image.free_docs.iter().all(|d| in_range(*d))
             || !(image.exact.iter()).all(|(_, e)| {
                 e.iter()
                     .all(|(d, _, w)| in_range(*d) && (*w as usize) < WHYS.len())
@@ -201,7 +259,7 @@ impl Store {
             vocab,
             ids,
             terms: image.terms,
-            postings: image.postings,
+            postings,
             free_terms: image.free_terms,
             big_tf: image.big_tf.into_iter().collect(),
             exact,
