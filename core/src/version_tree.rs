@@ -31,7 +31,7 @@ pub struct VersionTree {
 /// A clean tree as a snapshot keeps it (`core/src/snapshot`): per tool (in
 /// the registry's name order, names kept by the registry) its bucket and
 /// leaf digest, per level every node's prefix and digest, and the root.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct TreeImage {
     leaves: Blob,
     nodes: [Blob; DEPTH as usize],
@@ -81,6 +81,14 @@ impl VersionTree {
             nodes,
             root: Blob(root.to_vec()),
         })
+    }
+
+    /// True when the image has one leaf per tool of `count` and whole nodes
+    /// (what a restore checks before it keeps the image unbuilt).
+    pub(crate) fn fits(image: &TreeImage, count: usize) -> bool {
+        image.leaves.0.len() == count * 34
+            && image.nodes.iter().all(|n| n.0.len() % 34 == 0)
+            && image.root.0.len() == 32
     }
 
     /// The tree an image keeps, with the names its leaves are in order of;

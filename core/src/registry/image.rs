@@ -246,9 +246,12 @@ impl Registry {
             generation: self.generation,
             // Always there: the tree has a leaf per tool and is hashed after
             // each change (an empty image would make the restore refuse).
-            tree: (self.tree)
-                .image(self.tools.keys().map(String::as_str))
-                .unwrap_or_default(),
+            tree: match &self.kept_tree {
+                Some(kept) => kept.clone(),
+                None => (self.tree)
+                    .image(self.tools.keys().map(String::as_str))
+                    .unwrap_or_default(),
+            },
             skipped,
         }
     }
@@ -283,8 +286,8 @@ impl Registry {
             .map(|t| serde_json::from_str(t).map(Arc::new))
             .collect::<Result<Vec<Arc<Value>>, _>>()
             .map_err(|e| format!("a kept output schema is no JSON: {e}"))?;
-        let mut tools = BTreeMap::new();
-        let mut aliases = BTreeMap::new();
+        let mut tools = Vec::with_capacity(image.tools.len());
+        let mut aliases = Vec::new();
         for t in image.tools {
             let (schema, validator, digest, _) = schemas
                 .get(t.input as usize)
@@ -334,24 +337,28 @@ impl Registry {
                 version: t.version,
             };
             for alias in &descriptor.aliases {
-                if aliases
-                    .insert(alias.clone(), descriptor.name.clone())
-                    .is_some()
-                {
-                    return Err(format!("alias `{alias}` is kept twice"));
-                }
+                aliases.push((alias.clone(), descriptor.name.clone()));
             }
             let entry = Entry {
                 descriptor: Arc::new(descriptor),
                 validator: validator.clone(),
                 footprint: t.footprint,
             };
-            if tools.insert(entry.descriptor.name.clone(), entry).is_some() {
-                return Err("a tool is kept twice".into());
-            }
+            tools.push((entry.descriptor.name.clone(), entry));
         }
-        let tree = VersionTree::from_image(&image.tree, tools.keys().map(String::as_str))
-            .ok_or("the kept version tree does not fit the tools")?;
+        // Kept in name order, each once: built in one pass (no search per tool).
+        if !tools.windows(2).all(|w| w[0].0 < w[1].0) {
+            return Err("the kept tools are not in name order, each once".into());
+        }
+        aliases.sort_unstable();
+        if let Some(w) = aliases.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(format!("alias `{}` is kept twice", w[0].0));
+        }
+        if !VersionTree::fits(&image.tree, tools.len()) {
+            return Err("the kept version tree does not fit the tools".into());
+        }
+        let tools: BTreeMap<String, Entry> = tools.into_iter().collect();
+        let aliases: BTreeMap<String, String> = aliases.into_iter().collect();
         let skipped = (image.skipped.into_iter())
             .map(|(p, list)| (p, list.into_iter().map(skipped_of).collect()))
             .collect();
@@ -364,7 +371,8 @@ impl Registry {
             generation: image.generation,
             metas: MetaCache::default(),
             schemas: pool,
-            tree,
+            tree: VersionTree::new(),
+            kept_tree: Some(image.tree),
             skipped,
             wire_names: std::cell::OnceCell::new(),
             wire_index: std::cell::OnceCell::new(),

@@ -85,16 +85,19 @@ const P3: u64 = 0x1656_67B1_9E37_79F9;
 const P4: u64 = 0x85EB_CA77_C2B2_AE63;
 const P5: u64 = 0x27D4_EB2F_1656_67C5;
 
+#[inline(always)]
 fn round(acc: u64, lane: u64) -> u64 {
     acc.wrapping_add(lane.wrapping_mul(P2))
         .rotate_left(31)
         .wrapping_mul(P1)
 }
 
+#[inline(always)]
 fn merge(h: u64, v: u64) -> u64 {
     (h ^ round(0, v)).wrapping_mul(P1).wrapping_add(P4)
 }
 
+#[inline(always)]
 fn u64_at(b: &[u8]) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(&b[..8]);
