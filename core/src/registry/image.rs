@@ -1,8 +1,8 @@
-//! The registry as a snapshot keeps it (`core/src/snapshot.rs`): every
-//! descriptor as validation left it, each distinct schema once (as JSON
-//! text, with the digest, pool key, length and dialect registration found
-//! for it), the hash tree behind the version, provider statuses and the
-//! skipped tools.
+//! The registry as a snapshot keeps it (`core/src/snapshot`): every
+//! descriptor as validation left it, each distinct schema once (packed,
+//! [`Blob::value`], with the digest, pool key, length and dialect
+//! registration found for it), the hash tree's digests behind the version
+//! (built at the first change), provider statuses and the skipped tools.
 //!
 //! Nothing here re-checks: a restore takes the descriptors, versions and
 //! footprints as they were, shares each schema and its (lazily compiled)
@@ -17,7 +17,7 @@ use crate::schemas::{fast_hash, SchemaPool};
 use crate::validate::{MetaCache, SchemaValidator};
 use crate::version_tree::{TreeImage, VersionTree};
 use holaryn_jsonschema::Draft;
-use holaryn_model::{json_len, Annotations, Code, Provider, ProviderStatus, SchemaDialect};
+use holaryn_model::{json_len, Annotations, Blob, Code, Provider, ProviderStatus, SchemaDialect};
 use holaryn_model::{
     ApprovalMode, Invokability, Source, ToolDescriptor, ToolRole, Trust, Visibility,
 };
@@ -38,8 +38,8 @@ pub(crate) struct RegistryImage {
     validators: Vec<(u8, DialectImage)>,
     /// Distinct input schemas (one per shared copy).
     schemas: Vec<SchemaImage>,
-    /// Distinct output schemas, as JSON text.
-    outputs: Vec<String>,
+    /// Distinct output schemas, packed ([`Blob::value`]).
+    outputs: Vec<Blob>,
     /// Distinct providers.
     providers_of: Vec<ProviderImage>,
     /// Every tool, in name order.
@@ -56,7 +56,8 @@ pub(crate) struct RegistryImage {
 /// One shared input schema.
 #[derive(Debug, Serialize, Deserialize)]
 struct SchemaImage {
-    json: String,
+    /// The schema, packed ([`Blob::value`]: keys in their order, no text to parse).
+    value: Blob,
     validator: u32,
     key: u64,
     digest: String,
@@ -179,7 +180,7 @@ impl Registry {
                 &mut seen_s,
                 Arc::as_ptr(&d.input_schema) as usize,
                 || SchemaImage {
-                    json: d.input_schema.to_string(),
+                    value: packed(&d.input_schema),
                     validator,
                     key: fast_hash(&d.input_schema),
                     digest: d.schema_hash.clone(),
@@ -188,7 +189,7 @@ impl Registry {
             );
             let output = d.output_schema.as_ref().map(|o| {
                 index_of(&mut outputs, &mut seen_o, Arc::as_ptr(o) as usize, || {
-                    o.to_string()
+                    packed(o)
                 })
             });
             let a = &d.annotations;
@@ -273,8 +274,8 @@ impl Registry {
         let pool = SchemaPool::default();
         let mut schemas = Vec::with_capacity(image.schemas.len());
         for s in image.schemas {
-            let value: Value = serde_json::from_str(&s.json)
-                .map_err(|e| format!("a kept schema is no JSON: {e}"))?;
+            let value: Value =
+                (s.value.reader().value()).ok_or("a kept schema does not read back")?;
             let validator = validators
                 .get(s.validator as usize)
                 .ok_or("a schema's validator is out of range")?;
@@ -283,9 +284,9 @@ impl Registry {
             schemas.push(shared);
         }
         let outputs = (image.outputs.iter())
-            .map(|t| serde_json::from_str(t).map(Arc::new))
-            .collect::<Result<Vec<Arc<Value>>, _>>()
-            .map_err(|e| format!("a kept output schema is no JSON: {e}"))?;
+            .map(|b| b.reader().value().map(Arc::new))
+            .collect::<Option<Vec<Arc<Value>>>>()
+            .ok_or("a kept output schema does not read back")?;
         let mut tools = Vec::with_capacity(image.tools.len());
         let mut aliases = Vec::new();
         for t in image.tools {
@@ -378,6 +379,13 @@ impl Registry {
             wire_index: std::cell::OnceCell::new(),
         })
     }
+}
+
+/// A schema packed ([`Blob::value`]).
+fn packed(v: &Value) -> Blob {
+    let mut b = Blob::default();
+    b.value(v);
+    b
 }
 
 /// The address of a validator's shared compiled form (its identity in a snapshot).

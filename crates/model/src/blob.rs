@@ -2,9 +2,16 @@
 //! [`Blob`] is written with one `serialize_bytes`, not as a sequence of
 //! `u8`s, so a packed array (postings, digests) decodes as one copy and a
 //! tight loop over [`Reader`] instead of one visitor call per byte.
+//! JSON values (kept schemas) are packed too ([`Blob::value`],
+//! [`Reader::value`]): a tag per value, varint lengths, raw UTF-8, so reading
+//! one back scans no text, escapes or number syntax.
 
 use serde::de::{Error as _, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Number, Value};
+
+/// Deepest value [`Reader::value`] reads (packed bytes are not trusted to be shallow).
+const MAX_DEPTH: usize = 256;
 
 /// Bytes serialised as one byte string.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -18,6 +25,51 @@ impl Blob {
             n >>= 7;
         }
         self.0.push(n as u8);
+    }
+
+    /// Append a JSON value, packed (numbers keep their kind and bits).
+    pub fn value(&mut self, v: &Value) {
+        match v {
+            Value::Null => self.0.push(0),
+            Value::Bool(b) => self.0.push(1 + u8::from(*b)),
+            Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+                (Some(u), _, _) => {
+                    self.0.push(3);
+                    self.varint(u);
+                }
+                (None, Some(i), _) => {
+                    self.0.push(4);
+                    self.varint(i as u64);
+                }
+                (_, _, f) => {
+                    self.0.push(5);
+                    self.0
+                        .extend_from_slice(&f.unwrap_or(0.0).to_bits().to_le_bytes());
+                }
+            },
+            Value::String(s) => {
+                self.0.push(6);
+                self.text(s);
+            }
+            Value::Array(a) => {
+                self.0.push(7);
+                self.varint(a.len() as u64);
+                a.iter().for_each(|x| self.value(x));
+            }
+            Value::Object(o) => {
+                self.0.push(8);
+                self.varint(o.len() as u64);
+                for (k, x) in o {
+                    self.text(k);
+                    self.value(x);
+                }
+            }
+        }
+    }
+
+    fn text(&mut self, s: &str) {
+        self.varint(s.len() as u64);
+        self.0.extend_from_slice(s.as_bytes());
     }
 
     /// A reader from the start.
@@ -64,6 +116,55 @@ impl<'a> Reader<'a> {
         None
     }
 
+    /// The next JSON value [`Blob::value`] packed; `None` when the bytes are
+    /// not one (or nest deeper than [`MAX_DEPTH`]).
+    pub fn value(&mut self) -> Option<Value> {
+        self.value_at(0)
+    }
+
+    fn value_at(&mut self, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        Some(match self.byte()? {
+            0 => Value::Null,
+            1 => Value::Bool(false),
+            2 => Value::Bool(true),
+            3 => Value::Number(self.varint()?.into()),
+            4 => Value::Number((self.varint()? as i64).into()),
+            5 => {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(self.take(8)?);
+                Value::Number(Number::from_f64(f64::from_bits(u64::from_le_bytes(w)))?)
+            }
+            6 => Value::String(self.text()?),
+            7 => {
+                let n = usize::try_from(self.varint()?).ok()?;
+                let mut a = Vec::with_capacity(n.min(self.bytes.len() - self.at));
+                for _ in 0..n {
+                    a.push(self.value_at(depth + 1)?);
+                }
+                Value::Array(a)
+            }
+            8 => {
+                let n = usize::try_from(self.varint()?).ok()?;
+                let mut o = Map::with_capacity(n.min(self.bytes.len() - self.at));
+                for _ in 0..n {
+                    let k = self.text()?;
+                    let v = self.value_at(depth + 1)?;
+                    o.insert(k, v);
+                }
+                Value::Object(o)
+            }
+            _ => return None,
+        })
+    }
+
+    fn text(&mut self) -> Option<String> {
+        let n = usize::try_from(self.varint()?).ok()?;
+        std::str::from_utf8(self.take(n)?).ok().map(str::to_string)
+    }
+
     /// True when every byte was read.
     pub fn done(&self) -> bool {
         self.at == self.bytes.len()
@@ -108,6 +209,22 @@ impl<'de> Deserialize<'de> for Blob {
 #[cfg(test)]
 mod tests {
     use super::Blob;
+
+    #[test]
+    fn json_values_round_trip_exactly() {
+        let v = serde_json::json!({"b": [1, -2, 1.5, -0.0, 18446744073709551615u64, null, true, false],
+            "a": {"é": "x\u{0}y", "": []}, "z": -9223372036854775808i64});
+        let mut b = Blob::default();
+        b.value(&v);
+        let back = b.reader().value();
+        assert_eq!(back.as_ref(), Some(&v));
+        let keys =
+            |v: &serde_json::Value| v.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>());
+        assert_eq!(back.as_ref().and_then(keys), keys(&v), "key order kept");
+        assert_eq!(back.map(|v| v.to_string()), Some(v.to_string()));
+        assert_eq!(Blob(vec![9]).reader().value(), None);
+        assert_eq!(Blob(vec![7; 10_000]).reader().value(), None, "too deep");
+    }
 
     #[test]
     fn varints_round_trip_and_stop_at_the_end() {

@@ -55,6 +55,41 @@ pub(super) struct Doc {
 /// The `why` texts of exact-name keys, by their index in a [`StoreImage`].
 const WHYS: [&str; 3] = ["exact name", "exact provider/name", "alias"];
 
+/// One exact-name key's documents, each `why` kept as its index in
+/// [`WHYS`] and read straight back into the index's form (no copy per key).
+#[derive(Debug, Clone)]
+pub(crate) struct Hits(Vec<(u32, f32, &'static str)>);
+
+impl Serialize for Hits {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let why = |w: &str| WHYS.iter().position(|x| *x == w).unwrap_or(0) as u8;
+        s.collect_seq(self.0.iter().map(|(d, b, w)| (*d, *b, why(w))))
+    }
+}
+
+impl<'de> Deserialize<'de> for Hits {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Hits, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Hits;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("exact-name hits")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Hits, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(1).min(64));
+                while let Some((doc, boost, why)) = seq.next_element::<(u32, f32, u8)>()? {
+                    let why = WHYS.get(why as usize).ok_or_else(|| {
+                        serde::de::Error::custom("an exact-name reason out of range")
+                    })?;
+                    out.push((doc, boost, *why));
+                }
+                Ok(Hits(out))
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
 /// A [`Doc`] as a snapshot keeps it: all but the tool, which the snapshot
 /// keeps once (the registry's copy) and hands back by slot.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -76,8 +111,8 @@ pub(crate) struct StoreImage {
     postings: Blob,
     free_terms: Vec<u32>,
     big_tf: Vec<((u32, u32), PerField<u16>)>,
-    /// Exact-name key → (doc, boost, index in [`WHYS`]).
-    exact: Vec<(String, Vec<(u32, f32, u8)>)>,
+    /// Exact-name key → (doc, boost, why).
+    exact: Vec<(String, Hits)>,
     len_sum: PerField<u64>,
     live: usize,
 }
@@ -166,7 +201,6 @@ fn unpack_postings(blob: &Blob, terms: usize, slots: usize) -> Option<Vec<Vec<Po
 impl Store {
     /// The store as a snapshot keeps it.
     pub(crate) fn image(&self) -> StoreImage {
-        let why = |w: &str| WHYS.iter().position(|x| *x == w).unwrap_or(0) as u8;
         StoreImage {
             docs: (self.docs.iter())
                 .map(|d| {
@@ -183,12 +217,7 @@ impl Store {
             free_terms: self.free_terms.clone(),
             big_tf: self.big_tf.iter().map(|(k, v)| (*k, *v)).collect(),
             exact: (self.exact.iter())
-                .map(|(k, v)| {
-                    (
-                        k.clone(),
-                        v.iter().map(|(d, b, w)| (*d, *b, why(w))).collect(),
-                    )
-                })
+                .map(|(k, v)| (k.clone(), Hits(v.clone())))
                 .collect(),
             len_sum: self.len_sum,
             live: self.live,
@@ -227,10 +256,7 @@ impl Store {
         }
         let in_range = |doc: u32| (doc as usize) < slots;
         if !image.free_docs.iter().all(|d| in_range(*d))
-            || !(image.exact.iter()).all(|(_, e)| {
-                e.iter()
-                    .all(|(d, _, w)| in_range(*d) && (*w as usize) < WHYS.len())
-            })
+            || !(image.exact.iter()).all(|(_, e)| e.0.iter().all(|(d, _, _)| in_range(*d)))
         {
             return Err("an index posting names a slot out of range");
         }
@@ -242,16 +268,7 @@ impl Store {
                 vocab.insert(term.clone(), id as u32);
             }
         }
-        let exact = (image.exact.into_iter())
-            .map(|(k, v)| {
-                (
-                    k,
-                    v.into_iter()
-                        .map(|(d, b, w)| (d, b, WHYS[w as usize]))
-                        .collect(),
-                )
-            })
-            .collect();
+        let exact = image.exact.into_iter().map(|(k, v)| (k, v.0)).collect();
         let mut store = Store {
             docs,
             free_docs: image.free_docs,
