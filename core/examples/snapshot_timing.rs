@@ -8,7 +8,24 @@ mod bench;
 #[path = "common/catalogs.rs"]
 mod catalogs;
 use holaryn_core::Runtime;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+/// Counts allocations (what a restore costs in a wasm allocator is mostly how many).
+struct Counting;
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) }
+    }
+}
+#[global_allocator]
+static COUNTING: Counting = Counting;
 
 fn main() {
     let specs = catalogs::catalog_specs(&catalogs::root().join("tests/fixtures/mcp"), None);
@@ -27,8 +44,12 @@ fn main() {
         })
         .collect();
     ms.sort_by(f64::total_cmp);
+    let before = ALLOCS.load(Ordering::Relaxed);
+    let back = Runtime::restore(&bytes, "timing", None).expect("restores");
+    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    drop(back);
     println!(
-        "{n} tools: snapshot {:.2} MB ({} B per tool) in {took:?}; restore p50 {:.1} ms",
+        "{n} tools: snapshot {:.2} MB ({} B per tool) in {took:?}; restore p50 {:.1} ms, {allocs} allocations",
         bytes.len() as f64 / 1e6,
         bytes.len() / rt.registry().len(),
         ms[2]
