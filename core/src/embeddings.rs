@@ -61,11 +61,13 @@ pub struct EmbeddingStore {
 
 /// The store as a snapshot keeps it (`core/src/snapshot`): the model and
 /// the tool vectors (imported or embedded); the query cache is not kept.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug)]
 pub(crate) struct EmbeddingsImage {
     model: Option<(String, usize)>,
     tools: Vec<(String, Vec<f32>)>,
 }
+
+holaryn_model::packed!(EmbeddingsImage { model, tools });
 
 impl EmbeddingStore {
     /// The store as a snapshot keeps it.

@@ -31,12 +31,19 @@ pub struct VersionTree {
 /// A clean tree as a snapshot keeps it (`core/src/snapshot`): per tool (in
 /// the registry's name order, names kept by the registry) its bucket and
 /// leaf digest, per level every node's prefix and digest, and the root.
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct TreeImage {
     leaves: Blob,
-    nodes: [Blob; DEPTH as usize],
+    /// One per level.
+    nodes: Vec<Blob>,
     root: Blob,
 }
+
+holaryn_model::packed!(TreeImage {
+    leaves,
+    nodes,
+    root
+});
 
 /// `key` (LE) then `digest`.
 fn put(out: &mut Blob, key: u16, digest: &[u8; 32]) {
@@ -69,13 +76,15 @@ impl VersionTree {
             let (b, d) = at.get(name)?;
             put(&mut leaves, *b, d);
         }
-        let nodes = std::array::from_fn(|level| {
-            let mut out = Blob::default();
-            for (k, d) in &self.nodes[level] {
-                put(&mut out, *k, d);
-            }
-            out
-        });
+        let nodes = (self.nodes.iter())
+            .map(|level| {
+                let mut out = Blob::default();
+                for (k, d) in level {
+                    put(&mut out, *k, d);
+                }
+                out
+            })
+            .collect();
         Some(TreeImage {
             leaves,
             nodes,
@@ -87,6 +96,7 @@ impl VersionTree {
     /// (what a restore checks before it keeps the image unbuilt).
     pub(crate) fn fits(image: &TreeImage, count: usize) -> bool {
         image.leaves.0.len() == count * 34
+            && image.nodes.len() == DEPTH as usize
             && image.nodes.iter().all(|n| n.0.len() % 34 == 0)
             && image.root.0.len() == 32
     }
@@ -107,6 +117,9 @@ impl VersionTree {
                 .insert(name.to_string(), d);
         }
         if !r.done() {
+            return None;
+        }
+        if image.nodes.len() != DEPTH as usize {
             return None;
         }
         for (level, blob) in image.nodes.iter().enumerate() {

@@ -17,22 +17,21 @@ use crate::schemas::{fast_hash, SchemaPool};
 use crate::validate::{MetaCache, SchemaValidator};
 use crate::version_tree::{TreeImage, VersionTree};
 use holaryn_jsonschema::Draft;
-use holaryn_model::{json_len, Annotations, Blob, Code, Provider, ProviderStatus, SchemaDialect};
+use holaryn_model::{json_len, Annotations, Blob, Provider, ProviderStatus, SchemaDialect};
 use holaryn_model::{
     ApprovalMode, Invokability, Source, ToolDescriptor, ToolRole, Trust, Visibility,
 };
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-/// Provider id, kind, display name, version, origin.
-type ProviderImage = (String, String, String, Option<String>, Option<String>);
+/// A provider's fields, borrowed (the key providers are interned by).
+type ProviderKey<'a> = (&'a str, &'a str, &'a str, Option<&'a str>, Option<&'a str>);
 /// A schema dialect note: draft, reason.
 type DialectImage = Option<(String, String)>;
 
 /// The registry without its caches.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug)]
 pub(crate) struct RegistryImage {
     /// Distinct validators: the draft (as [`draft_code`]) and dialect note.
     validators: Vec<(u8, DialectImage)>,
@@ -41,7 +40,7 @@ pub(crate) struct RegistryImage {
     /// Distinct output schemas, packed ([`Blob::value`]).
     outputs: Vec<Blob>,
     /// Distinct providers.
-    providers_of: Vec<ProviderImage>,
+    providers_of: Vec<Provider>,
     /// Every tool, in name order.
     pub(crate) tools: Vec<ToolImage>,
     providers: Vec<(String, ProviderStatus)>,
@@ -50,11 +49,25 @@ pub(crate) struct RegistryImage {
     generation: u64,
     /// The hash tree's digests, its leaves in `tools` order.
     tree: TreeImage,
-    skipped: Vec<(String, Vec<SkippedImage>)>,
+    skipped: Vec<(String, Vec<SkippedTool>)>,
 }
 
+holaryn_model::packed!(RegistryImage {
+    validators,
+    schemas,
+    outputs,
+    providers_of,
+    tools,
+    providers,
+    policy_digest,
+    version,
+    generation,
+    tree,
+    skipped,
+});
+
 /// One shared input schema.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug)]
 struct SchemaImage {
     /// The schema, packed ([`Blob::value`]: keys in their order, no text to parse).
     value: Blob,
@@ -64,8 +77,16 @@ struct SchemaImage {
     len: u64,
 }
 
+holaryn_model::packed!(SchemaImage {
+    value,
+    validator,
+    key,
+    digest,
+    len
+});
+
 /// One descriptor, its schemas by index, and its footprint.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug)]
 pub(crate) struct ToolImage {
     pub(crate) name: String,
     /// `None`: the name without its `provider/` prefix ([`local_of`]).
@@ -93,20 +114,29 @@ pub(crate) struct ToolImage {
     footprint: u64,
 }
 
-/// A skipped tool: name, local name, provider, source, trust, code, field,
-/// pointer, message, next action.
-type SkippedImage = (
-    String,
-    Option<String>,
-    ProviderImage,
-    String,
-    Option<Trust>,
-    Code,
-    Option<String>,
-    Option<String>,
-    String,
-    String,
-);
+holaryn_model::packed!(ToolImage {
+    name,
+    local_name,
+    title,
+    description,
+    aliases,
+    source,
+    provider,
+    trust,
+    permissions,
+    input,
+    output,
+    annotations,
+    visibility,
+    invokability,
+    approval,
+    timeout_ms,
+    role,
+    usage,
+    schema_missing,
+    version,
+    footprint,
+});
 
 const DRAFTS: [Draft; 5] = [
     Draft::Draft4,
@@ -127,21 +157,6 @@ fn local_of<'a>(name: &'a str, id: &str) -> &'a str {
         .unwrap_or(name)
 }
 
-fn provider_image(p: &Provider) -> ProviderImage {
-    let p = p.clone();
-    (p.id, p.kind, p.display_name, p.version, p.origin)
-}
-
-fn provider_of(p: ProviderImage) -> Provider {
-    Provider {
-        id: p.0,
-        kind: p.1,
-        display_name: p.2,
-        version: p.3,
-        origin: p.4,
-    }
-}
-
 /// Index of `item` in a table keyed by address, added when new.
 fn index_of<T>(
     table: &mut Vec<T>,
@@ -160,8 +175,8 @@ impl Registry {
     pub(crate) fn image(&self) -> RegistryImage {
         let (mut validators, mut schemas, mut outputs) = (Vec::new(), Vec::new(), Vec::new());
         let (mut seen_v, mut seen_s, mut seen_o) = (HashMap::new(), HashMap::new(), HashMap::new());
-        let mut providers_of: Vec<ProviderImage> = Vec::new();
-        let mut seen_p: HashMap<ProviderImage, u32> = HashMap::new();
+        let mut providers_of: Vec<Provider> = Vec::new();
+        let mut seen_p: HashMap<ProviderKey, u32> = HashMap::new();
         let mut tools = Vec::with_capacity(self.tools.len());
         for e in self.tools.values() {
             let d = &e.descriptor;
@@ -193,9 +208,16 @@ impl Registry {
                 })
             });
             let a = &d.annotations;
-            let p = provider_image(&d.provider);
-            let provider = *seen_p.entry(p.clone()).or_insert_with(|| {
-                providers_of.push(p);
+            let p = &d.provider;
+            let key = (
+                p.id.as_str(),
+                p.kind.as_str(),
+                p.display_name.as_str(),
+                p.version.as_deref(),
+                p.origin.as_deref(),
+            );
+            let provider = *seen_p.entry(key).or_insert_with(|| {
+                providers_of.push(p.clone());
                 (providers_of.len() - 1) as u32
             });
             tools.push(ToolImage {
@@ -229,7 +251,7 @@ impl Registry {
             });
         }
         let skipped = (self.skipped.iter())
-            .map(|(p, list)| (p.clone(), list.iter().map(skipped_image).collect()))
+            .map(|(p, list)| (p.clone(), list.clone()))
             .collect();
         RegistryImage {
             validators,
@@ -306,7 +328,7 @@ impl Registry {
                 t.annotations;
             let provider = (image.providers_of.get(t.provider as usize))
                 .ok_or("a tool's provider is out of range")?;
-            let provider = provider_of(provider.clone());
+            let provider = provider.clone();
             let descriptor = ToolDescriptor {
                 local_name: (t.local_name)
                     .unwrap_or_else(|| local_of(&t.name, &provider.id).to_string()),
@@ -360,9 +382,7 @@ impl Registry {
         }
         let tools: BTreeMap<String, Entry> = tools.into_iter().collect();
         let aliases: BTreeMap<String, String> = aliases.into_iter().collect();
-        let skipped = (image.skipped.into_iter())
-            .map(|(p, list)| (p, list.into_iter().map(skipped_of).collect()))
-            .collect();
+        let skipped = image.skipped.into_iter().collect();
         Ok(Registry {
             tools,
             aliases,
@@ -391,34 +411,4 @@ fn packed(v: &Value) -> Blob {
 /// The address of a validator's shared compiled form (its identity in a snapshot).
 fn validator_addr(v: &SchemaValidator) -> usize {
     std::sync::Weak::as_ptr(&v.downgrade()) as usize
-}
-
-fn skipped_image(s: &SkippedTool) -> SkippedImage {
-    (
-        s.name.clone(),
-        s.local_name.clone(),
-        provider_image(&s.provider),
-        s.source.clone(),
-        s.trust,
-        s.code,
-        s.field.clone(),
-        s.pointer.clone(),
-        s.message.clone(),
-        s.next_action.clone(),
-    )
-}
-
-fn skipped_of(s: SkippedImage) -> SkippedTool {
-    SkippedTool {
-        name: s.0,
-        local_name: s.1,
-        provider: provider_of(s.2),
-        source: s.3,
-        trust: s.4,
-        code: s.5,
-        field: s.6,
-        pointer: s.7,
-        message: s.8,
-        next_action: s.9,
-    }
 }

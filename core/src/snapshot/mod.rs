@@ -8,13 +8,15 @@
 //! keys, fit kinds, spaced names, provider words: `holaryn_search::IndexImage`),
 //! the embedding model and tool vectors, and the runtime option that shaped
 //! what registered (`requireInputSchema`). It keeps no session, session
-//! policy, secret, handle, activity or working set. A restore parses each
-//! distinct schema's JSON once and rebuilds look-up maps; it runs no
-//! meta-check, digest or tokenisation.
+//! policy, secret, handle, activity or working set. A restore reads each
+//! distinct schema once (packed values, no JSON text) and rebuilds look-up
+//! maps; it runs no meta-check, digest or tokenisation, and the version
+//! tree is built only at the first change.
 //!
 //! The bytes are framed ([`frame`]): magic, format version, the writing
-//! build's id (the host's: package version and wasm digest), a postcard
-//! payload and an XXH64 checksum. Anything else (another format or build,
+//! build's id (the host's: package version and wasm digest), the payload
+//! (every part packed field by field, `holaryn_model::Pack`, in the order
+//! its `packed!` list gives) and an XXH64 checksum. Anything else (another format or build,
 //! any changed byte, a payload that does not decode or fit) is refused with
 //! `snapshot.refused`, and the host registers its tools instead.
 //!
@@ -33,8 +35,8 @@ use crate::registry::image::RegistryImage;
 use crate::registry::Registry;
 use crate::runtime::Runtime;
 use holaryn_model::Result;
+use holaryn_model::{Blob, Pack, Reader, Unpack};
 use holaryn_search::{IndexImage, SearchIndex};
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -44,7 +46,6 @@ const BUILTIN: u32 = u32::MAX;
 const FREE: u32 = u32::MAX - 1;
 
 /// The payload.
-#[derive(Serialize, Deserialize)]
 struct Image {
     require_input_schema: bool,
     handle_epoch: u32,
@@ -54,6 +55,15 @@ struct Image {
     slots: Vec<u32>,
     embeddings: EmbeddingsImage,
 }
+
+holaryn_model::packed!(Image {
+    require_input_schema,
+    handle_epoch,
+    registry,
+    index,
+    slots,
+    embeddings,
+});
 
 impl Runtime {
     /// The runtime's registry, index and embeddings as bytes (see the
@@ -81,10 +91,9 @@ impl Runtime {
             slots,
             embeddings: self.embeddings.image(),
         };
-        // Encoding into a Vec fails only when serde reports a custom error,
-        // which no type above does.
-        let payload = postcard::to_allocvec(&image).unwrap_or_default();
-        frame::frame(build, &payload)
+        let mut payload = Blob::default();
+        image.pack(&mut payload);
+        frame::frame(build, &payload.0)
     }
 
     /// The runtime a snapshot written by `build` keeps, with no session;
@@ -103,7 +112,10 @@ impl Runtime {
                 format!("the snapshot's payload does not fit this build: {why}"),
             )
         };
-        let image: Image = postcard::from_bytes(payload).map_err(|e| bad(e.to_string()))?;
+        let mut r = Reader::new(payload);
+        let image = Image::unpack(&mut r)
+            .filter(|_| r.done())
+            .ok_or_else(|| bad("it does not read back whole".into()))?;
         if require_input_schema.is_some_and(|r| r != image.require_input_schema) {
             return Err(frame::refused(
                 "requireInputSchema",

@@ -237,6 +237,19 @@ impl Serialize for Code {
     }
 }
 
+/// A snapshot keeps a code as its position in [`Code::ALL`].
+impl crate::Pack for Code {
+    fn pack(&self, out: &mut crate::Blob) {
+        let at = Code::ALL.iter().position(|c| c == self).unwrap_or(0);
+        out.varint(at as u64);
+    }
+}
+impl crate::Unpack for Code {
+    fn unpack(r: &mut crate::Reader<'_>) -> Option<Self> {
+        Code::ALL.get(usize::try_from(r.varint()?).ok()?).copied()
+    }
+}
+
 impl<'de> Deserialize<'de> for Code {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;

@@ -336,13 +336,58 @@ impl ToolDescriptor {
 /// Where a tool's summary lies in its description (see `summary_of`):
 /// found once when the tool is indexed, so a search result copies it
 /// without walking the description again.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SummarySpan {
     start: u32,
     end: u32,
     /// `...` follows (the line was cut).
     cut: bool,
 }
+
+crate::packed!(SummarySpan { start, end, cut });
+crate::packed!(Provider {
+    id,
+    kind,
+    display_name,
+    version,
+    origin
+});
+
+// How a snapshot keeps the descriptor's enums (`core/src/snapshot`): by position.
+crate::packed_enum!(Source {
+    Native,
+    Mcp,
+    Skill,
+    SlashCommand,
+    Browser,
+    Extension,
+    ConnectedApp
+});
+crate::packed_enum!(Trust {
+    Builtin,
+    Trusted,
+    Untrusted
+});
+crate::packed_enum!(Visibility {
+    ModelVisible,
+    Hidden
+});
+crate::packed_enum!(Invokability {
+    Callable,
+    CatalogOnly
+});
+crate::packed_enum!(ApprovalMode { Auto, Ask, Never });
+crate::packed_enum!(ToolRole {
+    Ordinary,
+    Bridge,
+    LegacyScript,
+    CodeMode
+});
+crate::packed_enum!(ProviderStatus {
+    Connected,
+    Disconnected,
+    NeedsAuth
+});
 
 impl SummarySpan {
     /// The span of `description`'s summary.

@@ -32,7 +32,7 @@ mod names;
 mod outcome;
 
 pub use args::{mark_json_text, unrepresentable};
-pub use blob::{Blob, Reader};
+pub use blob::{Blob, Pack, Reader, Unpack};
 pub use codes::Code;
 pub use descriptor::{
     Annotations, ApprovalMode, Invokability, Provider, ProviderStatus, SchemaDialect, Source,

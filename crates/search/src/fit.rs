@@ -117,7 +117,7 @@ const EXAMPLE_MARKS: &[&str] = &["e.g.", "eg.", "for example", "example:", "such
 const WEAK: Kinds = (1 << Kind::Number as u32) | (1 << Kind::Code as u32);
 
 /// What a tool's parameters take.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Fit {
     /// Kinds some parameter takes.
     pub kinds: Kinds,
@@ -126,6 +126,12 @@ pub(crate) struct Fit {
     /// Kinds only number-typed parameters take.
     pub numeric: Kinds,
 }
+
+holaryn_model::packed!(Fit {
+    kinds,
+    many,
+    numeric
+});
 
 /// Number-typed parameters that page or bound a result are not "numbers".
 const PAGING: &[&str] = &[

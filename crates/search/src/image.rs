@@ -14,12 +14,11 @@ use super::mention::Mentions;
 use super::postings::{Store, StoreImage};
 use super::provider::Providers;
 use holaryn_model::ToolDescriptor;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A [`SearchIndex`] without its tools (see the module header).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub struct IndexImage {
     store: StoreImage,
     kinds: Vec<Fit>,
@@ -28,6 +27,15 @@ pub struct IndexImage {
     mentions: Mentions,
     providers: Providers,
 }
+
+holaryn_model::packed!(IndexImage {
+    store,
+    kinds,
+    kind_docs,
+    field_docs,
+    mentions,
+    providers,
+});
 
 impl SearchIndex {
     /// The index as a snapshot keeps it, and the tool of each slot (`None`:

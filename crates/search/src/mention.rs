@@ -37,13 +37,15 @@ pub(super) const PROVIDER: f32 = 50.0;
 const MAX_WORDS: usize = 12;
 
 /// Spaced multi-word names, kept per tool slot.
-#[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Mentions {
     /// Words of a name joined by one space → slots whose names spell it, sorted.
     phrases: HashMap<String, Vec<u32>>,
     /// First word of a spaced name → how many spaced names start with it.
     firsts: HashMap<String, u32>,
 }
+
+holaryn_model::packed!(Mentions { phrases, firsts });
 
 /// The spaced multi-word forms of a tool's names (each once).
 fn spaced_names(t: &ToolDescriptor) -> Vec<String> {

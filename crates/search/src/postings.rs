@@ -10,14 +10,13 @@
 //! re-derived by [`Store::refresh`] (one multiply-add per document and field).
 
 use super::text::{each_term, exact_key};
-use holaryn_model::{Blob, SummarySpan, ToolDescriptor};
-use serde::{Deserialize, Serialize};
+use holaryn_model::{Blob, Pack, Reader, SummarySpan, ToolDescriptor, Unpack};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// Number of indexed fields.
 pub(super) const FIELDS: usize = 7;
-/// One value per field (serde's derives shadow `FIELDS`: they name it through this).
+/// One value per field.
 type PerField<T> = [T; FIELDS];
 /// Per-field weights.
 pub(super) const WEIGHTS: [f32; FIELDS] = [3.0, 2.0, 1.0, 0.6, 1.2, 1.0, 0.5];
@@ -56,43 +55,37 @@ pub(super) struct Doc {
 const WHYS: [&str; 3] = ["exact name", "exact provider/name", "alias"];
 
 /// One exact-name key's documents, each `why` kept as its index in
-/// [`WHYS`] and read straight back into the index's form (no copy per key).
+/// [`WHYS`] and read straight back into the index's form.
 #[derive(Debug, Clone)]
 pub(crate) struct Hits(Vec<(u32, f32, &'static str)>);
 
-impl Serialize for Hits {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let why = |w: &str| WHYS.iter().position(|x| *x == w).unwrap_or(0) as u8;
-        s.collect_seq(self.0.iter().map(|(d, b, w)| (*d, *b, why(w))))
+impl Pack for Hits {
+    fn pack(&self, out: &mut Blob) {
+        out.varint(self.0.len() as u64);
+        for (doc, boost, why) in &self.0 {
+            doc.pack(out);
+            boost.pack(out);
+            out.0
+                .push(WHYS.iter().position(|w| w == why).unwrap_or(0) as u8);
+        }
     }
 }
 
-impl<'de> Deserialize<'de> for Hits {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Hits, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Hits;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("exact-name hits")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Hits, A::Error> {
-                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(1).min(64));
-                while let Some((doc, boost, why)) = seq.next_element::<(u32, f32, u8)>()? {
-                    let why = WHYS.get(why as usize).ok_or_else(|| {
-                        serde::de::Error::custom("an exact-name reason out of range")
-                    })?;
-                    out.push((doc, boost, *why));
-                }
-                Ok(Hits(out))
-            }
+impl Unpack for Hits {
+    fn unpack(r: &mut Reader<'_>) -> Option<Self> {
+        let n = r.count()?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (doc, boost) = (u32::unpack(r)?, f32::unpack(r)?);
+            out.push((doc, boost, *WHYS.get(r.byte()? as usize)?));
         }
-        d.deserialize_seq(V)
+        Some(Hits(out))
     }
 }
 
 /// A [`Doc`] as a snapshot keeps it: all but the tool, which the snapshot
 /// keeps once (the registry's copy) and hands back by slot.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub(crate) struct DocImage {
     lens: PerField<u32>,
     weight: f32,
@@ -102,7 +95,7 @@ pub(crate) struct DocImage {
 /// A [`Store`] as a snapshot keeps it (`crate::image`): what indexing
 /// computed, field by field; the look-up maps (`vocab`, `ids`, `by_name`)
 /// are rebuilt from `terms` and the tools, the norms by one refresh.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub(crate) struct StoreImage {
     docs: Vec<Option<DocImage>>,
     free_docs: Vec<u32>,
@@ -116,6 +109,23 @@ pub(crate) struct StoreImage {
     len_sum: PerField<u64>,
     live: usize,
 }
+
+holaryn_model::packed!(DocImage {
+    lens,
+    weight,
+    summary
+});
+holaryn_model::packed!(StoreImage {
+    docs,
+    free_docs,
+    terms,
+    postings,
+    free_terms,
+    big_tf,
+    exact,
+    len_sum,
+    live,
+});
 
 /// Slots, vocabulary, postings and statistics.
 #[derive(Debug, Default, Clone)]

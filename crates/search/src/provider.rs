@@ -72,12 +72,14 @@ type Per = HashMap<String, BTreeMap<String, u32>>;
 /// Words and multi-word names of providers' ids and display names (lower
 /// case, as split for the index), each with per provider id how many tools
 /// carry it there.
-#[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Providers {
     words: Per,
     /// Whole ids and display names (stopwords left out), spaced.
     names: Per,
 }
+
+holaryn_model::packed!(Providers { words, names });
 
 /// A provider the request names.
 #[derive(Debug, Clone, PartialEq)]
