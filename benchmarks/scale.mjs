@@ -61,16 +61,28 @@ function restoreRow(HolarynRuntime, rt) {
   back.createSession({ dynamicDiscovery: true }).search({ query: "create a github issue" });
   const restoreSearchMs = ms(t0);
   back.free?.();
-  return { snapshotMs, restoreMs: median(restores), restoreSearchMs, bytes: bytes.length, perTool: bytes.length / rt.size };
+  return {
+    snapshotMs,
+    restoreMs: median(restores),
+    restoreSearchMs,
+    bytes: bytes.length,
+    perTool: bytes.length / rt.size,
+  };
 }
 
 function printRestore(r) {
   const x = r.restore;
   if (!x) return;
   const mb = (x.bytes / 1e6).toFixed(2);
-  console.log(`  ${"snapshot (rt.snapshot())".padEnd(30)} ${x.snapshotMs.toFixed(2).padStart(10)} ms | ${mb} MB, ${Math.round(x.perTool)} B per tool`);
-  console.log(`  ${"restore (median of 5)".padEnd(30)} ${x.restoreMs.toFixed(2).padStart(10)} ms | register: ${r.holaryn.registerMs.toFixed(2)} ms`);
-  console.log(`  ${"restore + first search".padEnd(30)} ${x.restoreSearchMs.toFixed(2).padStart(10)} ms | register + first search: ${(r.holaryn.registerMs + r.holaryn.firstSearchMs).toFixed(2)} ms`);
+  console.log(
+    `  ${"snapshot (rt.snapshot())".padEnd(30)} ${x.snapshotMs.toFixed(2).padStart(10)} ms | ${mb} MB, ${Math.round(x.perTool)} B per tool`,
+  );
+  console.log(
+    `  ${"restore (median of 5)".padEnd(30)} ${x.restoreMs.toFixed(2).padStart(10)} ms | register: ${r.holaryn.registerMs.toFixed(2)} ms`,
+  );
+  console.log(
+    `  ${"restore + first search".padEnd(30)} ${x.restoreSearchMs.toFixed(2).padStart(10)} ms | register + first search: ${(r.holaryn.registerMs + r.holaryn.firstSearchMs).toFixed(2)} ms`,
+  );
 }
 
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;

@@ -384,5 +384,18 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   return true; // the reply is sent asynchronously
 });
 
-self.holaryn = { ready, search, inspect, table, call, pending, answer, activity, startup, wake, readSnapshot, keepSnapshot };
+self.holaryn = {
+  ready,
+  search,
+  inspect,
+  table,
+  call,
+  pending,
+  answer,
+  activity,
+  startup,
+  wake,
+  readSnapshot,
+  keepSnapshot,
+};
 ready().catch((e) => console.error("holaryn: the runtime failed to load", e));

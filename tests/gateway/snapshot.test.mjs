@@ -29,7 +29,10 @@ describe("gateway registry snapshot (--state)", () => {
     assert.ok(!first.lines.some((l) => l.includes("restored")));
 
     const second = await run(setup.file, state);
-    assert.ok(second.lines.some((l) => l.startsWith("registry restored")), second.lines.join("\n"));
+    assert.ok(
+      second.lines.some((l) => l.startsWith("registry restored")),
+      second.lines.join("\n"),
+    );
     assert.equal(second.version, first.version);
 
     // A changed byte: refused (logged with its code), the servers register as without a snapshot.
@@ -37,13 +40,19 @@ describe("gateway registry snapshot (--state)", () => {
     bytes[bytes.length >> 1] ^= 1;
     writeFileSync(join(state, SNAPSHOT_FILE), bytes);
     const third = await run(setup.file, state);
-    assert.ok(third.lines.some((l) => l.includes("snapshot.refused")), third.lines.join("\n"));
+    assert.ok(
+      third.lines.some((l) => l.includes("snapshot.refused")),
+      third.lines.join("\n"),
+    );
     assert.equal(third.version, first.version);
 
     // Other servers: the snapshot is not used.
     const other = makeConfig({ servers: ["memory", "dyn"] });
     const fourth = await run(other.file, state);
-    assert.ok(fourth.lines.some((l) => l.includes("other servers")), fourth.lines.join("\n"));
+    assert.ok(
+      fourth.lines.some((l) => l.includes("other servers")),
+      fourth.lines.join("\n"),
+    );
     assert.ok(fourth.size > first.size);
   });
 });

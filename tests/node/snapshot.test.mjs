@@ -9,7 +9,13 @@ import * as bindings from "../../dist/web/holaryn_wasm.js";
 import { BUILD } from "../../dist/web/holaryn_build.js";
 import { catalogRuntime, native, secret } from "./helpers.mjs";
 
-const QUERIES = ["create a github issue", "read a file", "take a screenshot of the page", "list kubernetes pods", "github"];
+const QUERIES = [
+  "create a github issue",
+  "read a file",
+  "take a screenshot of the page",
+  "list kubernetes pods",
+  "github",
+];
 
 /** The shared fixture catalog plus a re-list that skipped tools and a disconnected provider. */
 function populated() {
@@ -49,7 +55,10 @@ test("a round trip gives the same version, search results, states and skipped ro
   assert.ok(back instanceof HolarynRuntime);
   const [a, b] = [view(rt), view(back)];
   assert.equal(b.version, a.version);
-  assert.ok(b.rows.some((r) => r.availability.code === "unavailable.skipped"), "skipped rows came along");
+  assert.ok(
+    b.rows.some((r) => r.availability.code === "unavailable.skipped"),
+    "skipped rows came along",
+  );
   assert.deepEqual(b, a);
   // Both go on alike: the same registration gives the same version and results.
   for (const r of [rt, back]) r.registerTools([native("archive_records", "Archive old records")]);
@@ -63,7 +72,8 @@ test("a flipped byte or another build is refused with SnapshotError and changes 
   const refused = (b, field) =>
     assert.throws(
       () => HolarynRuntime.restore(b),
-      (e) => e instanceof SnapshotError && e instanceof HolarynError && e.code === "snapshot.refused" && e.field === field,
+      (e) =>
+        e instanceof SnapshotError && e instanceof HolarynError && e.code === "snapshot.refused" && e.field === field,
     );
   for (const at of [0, 9, 20, bytes.length >> 1, bytes.length - 1]) {
     const flipped = bytes.slice();
@@ -101,7 +111,10 @@ test("the runtime options that shaped the tools come along", () => {
   const bytes = rt.snapshot();
   const back = HolarynRuntime.restore(bytes);
   const { inputSchema: _, ...bare } = native("bare", "no schema");
-  assert.throws(() => back.registerTools([bare]), (e) => e.code === "descriptor.invalid_schema");
+  assert.throws(
+    () => back.registerTools([bare]),
+    (e) => e.code === "descriptor.invalid_schema",
+  );
   assert.throws(
     () => HolarynRuntime.restore(bytes, { requireInputSchema: false }),
     (e) => e instanceof SnapshotError && e.field === "requireInputSchema",
