@@ -238,14 +238,14 @@ impl Serialize for Code {
 }
 
 /// A snapshot keeps a code as its position in [`Code::ALL`].
-impl crate::Pack for Code {
-    fn pack(&self, out: &mut crate::Blob) {
+impl crate::blob::Pack for Code {
+    fn pack(&self, out: &mut crate::blob::Blob) {
         let at = Code::ALL.iter().position(|c| c == self).unwrap_or(0);
         out.varint(at as u64);
     }
 }
-impl crate::Unpack for Code {
-    fn unpack(r: &mut crate::Reader<'_>) -> Option<Self> {
+impl crate::blob::Unpack for Code {
+    fn unpack(r: &mut crate::blob::Reader<'_>) -> Option<Self> {
         Code::ALL.get(usize::try_from(r.varint()?).ok()?).copied()
     }
 }

@@ -344,8 +344,8 @@ pub struct SummarySpan {
     cut: bool,
 }
 
-crate::packed!(SummarySpan { start, end, cut });
-crate::packed!(Provider {
+packed!(SummarySpan { start, end, cut });
+packed!(Provider {
     id,
     kind,
     display_name,
@@ -354,7 +354,7 @@ crate::packed!(Provider {
 });
 
 // How a snapshot keeps the descriptor's enums (`core/src/snapshot`): by position.
-crate::packed_enum!(Source {
+packed_enum!(Source {
     Native,
     Mcp,
     Skill,
@@ -363,27 +363,27 @@ crate::packed_enum!(Source {
     Extension,
     ConnectedApp
 });
-crate::packed_enum!(Trust {
+packed_enum!(Trust {
     Builtin,
     Trusted,
     Untrusted
 });
-crate::packed_enum!(Visibility {
+packed_enum!(Visibility {
     ModelVisible,
     Hidden
 });
-crate::packed_enum!(Invokability {
+packed_enum!(Invokability {
     Callable,
     CatalogOnly
 });
-crate::packed_enum!(ApprovalMode { Auto, Ask, Never });
-crate::packed_enum!(ToolRole {
+packed_enum!(ApprovalMode { Auto, Ask, Never });
+packed_enum!(ToolRole {
     Ordinary,
     Bridge,
     LegacyScript,
     CodeMode
 });
-crate::packed_enum!(ProviderStatus {
+packed_enum!(ProviderStatus {
     Connected,
     Disconnected,
     NeedsAuth

@@ -21,6 +21,7 @@
 #![allow(clippy::result_large_err)]
 
 mod args;
+#[macro_use]
 mod blob;
 mod codes;
 mod descriptor;
