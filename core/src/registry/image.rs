@@ -43,13 +43,13 @@ pub(crate) struct RegistryImage {
     providers_of: Vec<Provider>,
     /// Every tool, in name order.
     pub(crate) tools: Vec<ToolImage>,
-    providers: Vec<(String, ProviderStatus)>,
+    providers: BTreeMap<String, ProviderStatus>,
     policy_digest: Option<String>,
     version: String,
     generation: u64,
     /// The hash tree's digests, its leaves in `tools` order.
     tree: TreeImage,
-    skipped: Vec<(String, Vec<SkippedTool>)>,
+    skipped: BTreeMap<String, Vec<SkippedTool>>,
 }
 
 holaryn_model::packed!(RegistryImage {
@@ -250,32 +250,25 @@ impl Registry {
                 footprint: e.footprint,
             });
         }
-        let skipped = (self.skipped.iter())
-            .map(|(p, list)| (p.clone(), list.clone()))
-            .collect();
         RegistryImage {
             validators,
             schemas,
             outputs,
             providers_of,
             tools,
-            providers: self
-                .providers
-                .iter()
-                .map(|(k, v)| (k.clone(), *v))
-                .collect(),
+            providers: self.providers.clone(),
             policy_digest: self.policy_digest.clone(),
             version: self.version.clone(),
             generation: self.generation,
             // Always there: the tree has a leaf per tool and is hashed after
             // each change (an empty image would make the restore refuse).
+            skipped: self.skipped.clone(),
             tree: match &self.kept_tree {
                 Some(kept) => kept.clone(),
                 None => (self.tree)
                     .image(self.tools.keys().map(String::as_str))
                     .unwrap_or_default(),
             },
-            skipped,
         }
     }
 
@@ -373,20 +366,25 @@ impl Registry {
         if !tools.windows(2).all(|w| w[0].0 < w[1].0) {
             return Err("the kept tools are not in name order, each once".into());
         }
-        aliases.sort_unstable();
-        if let Some(w) = aliases.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(format!("alias `{}` is kept twice", w[0].0));
-        }
         if !VersionTree::fits(&image.tree, tools.len()) {
             return Err("the kept version tree does not fit the tools".into());
         }
-        let tools: BTreeMap<String, Entry> = tools.into_iter().collect();
-        let aliases: BTreeMap<String, String> = aliases.into_iter().collect();
-        let skipped = image.skipped.into_iter().collect();
+        // Inserted in order (no sort: `collect` into a map would sort, and
+        // its code is one more sort per type in the wasm).
+        let mut by_name = BTreeMap::new();
+        for (name, entry) in tools {
+            by_name.insert(name, entry);
+        }
+        let mut by_alias = BTreeMap::new();
+        for (alias, name) in aliases {
+            if let Some(other) = by_alias.insert(alias, name) {
+                return Err(format!("an alias of `{other}` is kept twice"));
+            }
+        }
         Ok(Registry {
-            tools,
-            aliases,
-            providers: image.providers.into_iter().collect(),
+            tools: by_name,
+            aliases: by_alias,
+            providers: image.providers,
             policy_digest: image.policy_digest,
             version: image.version,
             generation: image.generation,
@@ -394,7 +392,7 @@ impl Registry {
             schemas: pool,
             tree: VersionTree::new(),
             kept_tree: Some(image.tree),
-            skipped,
+            skipped: image.skipped,
             wire_names: std::cell::OnceCell::new(),
             wire_index: std::cell::OnceCell::new(),
         })

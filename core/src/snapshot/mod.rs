@@ -37,7 +37,6 @@ use crate::runtime::Runtime;
 use holaryn_model::Result;
 use holaryn_model::{Blob, Pack, Reader, Unpack};
 use holaryn_search::{IndexImage, SearchIndex};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// An index slot's tool: the code tool (a built-in, not in the registry).
@@ -69,31 +68,34 @@ impl Runtime {
     /// The runtime's registry, index and embeddings as bytes (see the
     /// module header), stamped with `build`, the host's build id.
     pub fn snapshot(&self, build: &str) -> Vec<u8> {
+        // Written in the order of `Image`'s `packed!` list, which reads it back.
+        let mut out = Blob::default();
+        self.require_input_schema.pack(&mut out);
+        let epochs = self.sessions.values().map(|s| s.handles.epoch());
+        epochs
+            .fold(self.handle_epoch, u32::max)
+            .saturating_add(1)
+            .pack(&mut out);
         let registry = self.registry.image();
-        let at: HashMap<&str, u32> = (registry.tools.iter().enumerate())
-            .map(|(i, t)| (t.name.as_str(), i as u32))
-            .collect();
-        let (index, tools) = self.index.image();
+        registry.pack(&mut out);
+        let tools = self.index.pack_image(&mut out);
+        // Registry tools are kept in name order: a slot's tool is found by its name's position.
+        let at = |name: &str| {
+            registry
+                .tools
+                .binary_search_by(|t| t.name.as_str().cmp(name))
+        };
         let builtin = &self.code_tool.descriptor.name;
-        let slots = (tools.iter())
+        let slots: Vec<u32> = (tools.iter())
             .map(|t| match t {
                 None => FREE,
                 Some(t) if t.name == *builtin => BUILTIN,
-                Some(t) => at.get(t.name.as_str()).copied().unwrap_or(FREE),
+                Some(t) => at(&t.name).map_or(FREE, |i| i as u32),
             })
             .collect();
-        let epochs = self.sessions.values().map(|s| s.handles.epoch());
-        let image = Image {
-            require_input_schema: self.require_input_schema,
-            handle_epoch: epochs.fold(self.handle_epoch, u32::max).saturating_add(1),
-            registry,
-            index,
-            slots,
-            embeddings: self.embeddings.image(),
-        };
-        let mut payload = Blob::default();
-        image.pack(&mut payload);
-        frame::frame(build, &payload.0)
+        slots.pack(&mut out);
+        self.embeddings.image().pack(&mut out);
+        frame::frame(build, &out.0)
     }
 
     /// The runtime a snapshot written by `build` keeps, with no session;

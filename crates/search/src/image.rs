@@ -13,7 +13,7 @@ use super::index::SearchIndex;
 use super::mention::Mentions;
 use super::postings::{Store, StoreImage};
 use super::provider::Providers;
-use holaryn_model::ToolDescriptor;
+use holaryn_model::{Blob, Pack, ToolDescriptor};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -38,19 +38,17 @@ holaryn_model::packed!(IndexImage {
 });
 
 impl SearchIndex {
-    /// The index as a snapshot keeps it, and the tool of each slot (`None`:
-    /// a free slot), to be handed back to [`SearchIndex::from_image`].
-    pub fn image(&self) -> (IndexImage, Vec<Option<&Arc<ToolDescriptor>>>) {
-        let tools = (0..self.slots()).map(|s| self.tool(s)).collect();
-        let image = IndexImage {
-            store: self.store.image(),
-            kinds: self.kinds.clone(),
-            kind_docs: self.kind_docs.clone(),
-            field_docs: self.field_docs.clone(),
-            mentions: self.mentions.clone(),
-            providers: self.providers.clone(),
-        };
-        (image, tools)
+    /// Write the index as [`IndexImage`] reads it back (its `packed!`
+    /// order, straight from the index), and return the tool of each slot
+    /// (`None`: a free slot), to be handed back to [`SearchIndex::from_image`].
+    pub fn pack_image(&self, out: &mut Blob) -> Vec<Option<&Arc<ToolDescriptor>>> {
+        self.store.pack_image(out);
+        self.kinds.pack(out);
+        self.kind_docs.pack(out);
+        self.field_docs.pack(out);
+        self.mentions.pack(out);
+        self.providers.pack(out);
+        (0..self.slots()).map(|s| self.tool(s)).collect()
     }
 
     /// The index an [`IndexImage`] keeps, with the tool of each slot as

@@ -59,15 +59,20 @@ const WHYS: [&str; 3] = ["exact name", "exact provider/name", "alias"];
 #[derive(Debug, Clone)]
 pub(crate) struct Hits(Vec<(u32, f32, &'static str)>);
 
+/// Write one key's hits as [`Hits`] reads them.
+fn pack_hits(hits: &[(u32, f32, &'static str)], out: &mut Blob) {
+    out.varint(hits.len() as u64);
+    for (doc, boost, why) in hits {
+        doc.pack(out);
+        boost.pack(out);
+        out.0
+            .push(WHYS.iter().position(|w| w == why).unwrap_or(0) as u8);
+    }
+}
+
 impl Pack for Hits {
     fn pack(&self, out: &mut Blob) {
-        out.varint(self.0.len() as u64);
-        for (doc, boost, why) in &self.0 {
-            doc.pack(out);
-            boost.pack(out);
-            out.0
-                .push(WHYS.iter().position(|w| w == why).unwrap_or(0) as u8);
-        }
+        pack_hits(&self.0, out);
     }
 }
 
@@ -210,28 +215,37 @@ fn unpack_postings(blob: &Blob, terms: usize, slots: usize) -> Option<Vec<Vec<Po
 
 impl Store {
     /// The store as a snapshot keeps it.
-    pub(crate) fn image(&self) -> StoreImage {
-        StoreImage {
-            docs: (self.docs.iter())
-                .map(|d| {
-                    d.as_ref().map(|d| DocImage {
-                        lens: d.lens,
-                        weight: d.weight,
-                        summary: d.summary,
-                    })
-                })
-                .collect(),
-            free_docs: self.free_docs.clone(),
-            terms: self.terms.clone(),
-            postings: pack_postings(&self.postings),
-            free_terms: self.free_terms.clone(),
-            big_tf: self.big_tf.iter().map(|(k, v)| (*k, *v)).collect(),
-            exact: (self.exact.iter())
-                .map(|(k, v)| (k.clone(), Hits(v.clone())))
-                .collect(),
-            len_sum: self.len_sum,
-            live: self.live,
+    /// Write the store as [`StoreImage`] reads it back (field by field in
+    /// its `packed!` order, from the store itself: nothing is copied first).
+    pub(crate) fn pack_image(&self, out: &mut Blob) {
+        out.varint(self.docs.len() as u64);
+        for d in &self.docs {
+            match d {
+                None => out.0.push(0),
+                Some(d) => {
+                    out.0.push(1);
+                    d.lens.pack(out);
+                    d.weight.pack(out);
+                    d.summary.pack(out);
+                }
+            }
         }
+        self.free_docs.pack(out);
+        self.terms.pack(out);
+        pack_postings(&self.postings).pack(out);
+        self.free_terms.pack(out);
+        out.varint(self.big_tf.len() as u64);
+        for (key, tf) in &self.big_tf {
+            key.pack(out);
+            tf.pack(out);
+        }
+        out.varint(self.exact.len() as u64);
+        for (key, hits) in &self.exact {
+            key.pack(out);
+            pack_hits(hits, out);
+        }
+        self.len_sum.pack(out);
+        self.live.pack(out);
     }
 
     /// The store a snapshot kept, with the tool of each slot (`tools[slot]`);
