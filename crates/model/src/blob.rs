@@ -22,6 +22,8 @@ pub struct Blob(pub Vec<u8>);
 
 impl Blob {
     /// Append `n` as a LEB128 varint.
+    // One copy in the wasm (called for every field), not one per call site.
+    #[inline(never)]
     pub fn varint(&mut self, mut n: u64) {
         while n >= 0x80 {
             self.0.push((n as u8) | 0x80);
@@ -70,6 +72,8 @@ impl Blob {
         }
     }
 
+    // One copy in the wasm (called for every field), not one per call site.
+    #[inline(never)]
     fn text(&mut self, s: &str) {
         self.varint(s.len() as u64);
         self.0.extend_from_slice(s.as_bytes());
@@ -112,6 +116,8 @@ impl<'a> Reader<'a> {
     }
 
     /// The next LEB128 varint (at most 10 bytes).
+    // One copy in the wasm (called for every field), not one per call site.
+    #[inline(never)]
     pub fn varint(&mut self) -> Option<u64> {
         let mut n = 0u64;
         for shift in (0..64).step_by(7) {
@@ -170,11 +176,15 @@ impl<'a> Reader<'a> {
 
     /// A count of things that follow (each at least one byte): `None` when
     /// more than the bytes left (no allocation is sized by bad bytes).
+    // One copy in the wasm (called for every field), not one per call site.
+    #[inline(never)]
     pub fn count(&mut self) -> Option<usize> {
         let n = usize::try_from(self.varint()?).ok()?;
         (n <= self.bytes.len() - self.at).then_some(n)
     }
 
+    // One copy in the wasm (called for every field), not one per call site.
+    #[inline(never)]
     fn text(&mut self) -> Option<String> {
         let n = usize::try_from(self.varint()?).ok()?;
         std::str::from_utf8(self.take(n)?).ok().map(str::to_string)
