@@ -2,8 +2,12 @@
 // package (wasm), per class of costly schema + arguments (issue 30): fan-out
 // through `$ref`s, `uniqueItems`, runaway patterns, a large `const`, and a
 // real tool's arguments as the control. Each row: the median of 3 calls and
-// the call's code (`ok`, `args.invalid`, or `args.budget_exceeded` when the
-// step budget refused it). `--native` also runs the same classes natively
+// the call's code (`ok`, `args.invalid`, `args.budget_exceeded` when the
+// step budget refused it, or `args.too_large` when the arguments' text is over
+// the session's `maxArgumentBytes`, 1 MiB by default: measured, not parsed).
+// Rows marked "cap raised" run in a session with an 8 MiB cap, so the 3.5 MB
+// `const` is checked, beside the same 3.5 MB arguments against `{}`: what
+// moving the arguments into the wasm and to the host costs with no check. `--native` also runs the same classes natively
 // (`cargo run --release -p holaryn-jsonschema --example validation_timing`).
 // Run: npm run bench:validation   (a benchmark: it measures, it never fails)
 import { execFileSync } from "node:child_process";
@@ -30,6 +34,8 @@ const CLASSES = [
   ],
   ["contains + pattern (a+)+$, 1,000 items", { contains: { pattern: evil } }, Array.from({ length: 1000 }, () => key)],
   ["const of 3.5 MB, equal instance", { const: big }, big],
+  ["const of 3.5 MB, equal (cap raised)", { const: big }, big, { maxArgumentBytes: 8 << 20 }],
+  ["{}, the same 3.5 MB (cap raised)", {}, big, { maxArgumentBytes: 8 << 20 }],
   [
     "a real tool's arguments (control)",
     { type: "object", properties: { path: { type: "string", pattern: "^[^\\u0000]+$" } } },
@@ -47,10 +53,10 @@ const tools = CLASSES.map(([, { $defs, ...schema }], i) => ({
   inputSchema: { type: "object", ...($defs ? { $defs } : {}), properties: { v: schema } },
 }));
 rt.registerTools(tools);
-const s = rt.createSession({});
 const execute = () => "ok";
 console.log(`${"class".padEnd(44)} ${"ms".padStart(9)}  code`);
-for (const [i, [name, , value]] of CLASSES.entries()) {
+for (const [i, [name, , value, options = {}]] of CLASSES.entries()) {
+  const s = rt.createSession(options);
   await s.call(`t${i}`, { v: value }, { execute }); // compiles the validator once
   const times = [];
   let code = "";

@@ -37,6 +37,7 @@ export type OutcomeCode =
   | "tool.changed"
   | "args.invalid"
   | "args.budget_exceeded"
+  | "args.too_large"
   | "code.nesting"
   | "hook.vetoed"
   | "approval.denied"

@@ -162,7 +162,12 @@ fn str_field<'a>(v: &'a Value, key: &str) -> Result<&'a str> {
         .ok_or_else(|| bad(&format!("tool call has no string `{key}`")))
 }
 
-fn json_args(text: &str) -> Result<Value> {
+/// Arguments given as JSON text (the OpenAI formats); over `cap` bytes they
+/// are not parsed: the oversize marker the gate refuses as `args.too_large`.
+fn json_args(text: &str, cap: u64) -> Result<Value> {
+    if text.len() as u64 > cap {
+        return Ok(holaryn_model::oversized_marker(text.len()));
+    }
     if text.trim().is_empty() {
         return Ok(json!({}));
     }
@@ -172,7 +177,22 @@ fn json_args(text: &str) -> Result<Value> {
 }
 
 /// Parse one provider-shaped tool call.
-pub fn parse_call(format: Format, call: &Value) -> Result<ModelCall> {
+/// The field holding a call's arguments as a JSON object, in the formats
+/// that carry them as one (`None`: the OpenAI formats carry JSON text, which
+/// [`parse_call`] measures against the size cap itself). A host that finds a
+/// call's text over the cap puts `holaryn_model::oversized_marker` there
+/// instead of parsing the arguments.
+pub fn object_arguments_field(format: Format) -> Option<&'static str> {
+    match format {
+        Format::Anthropic => Some("input"),
+        Format::Mcp => Some("arguments"),
+        Format::OpenaiChat | Format::OpenaiResponses => None,
+    }
+}
+
+/// Read a provider-shaped tool call; arguments given as JSON text over `cap`
+/// bytes become the oversize marker.
+pub fn parse_call(format: Format, call: &Value, cap: u64) -> Result<ModelCall> {
     match format {
         Format::Anthropic => {
             if call.get("type").and_then(Value::as_str) != Some("tool_use") {
@@ -197,7 +217,10 @@ pub fn parse_call(format: Format, call: &Value) -> Result<ModelCall> {
             Ok(ModelCall {
                 call_id: str_field(call, "id")?.to_string(),
                 name: str_field(f, "name")?.to_string(),
-                arguments: json_args(f.get("arguments").and_then(Value::as_str).unwrap_or(""))?,
+                arguments: json_args(
+                    f.get("arguments").and_then(Value::as_str).unwrap_or(""),
+                    cap,
+                )?,
             })
         }
         Format::OpenaiResponses => {
@@ -207,7 +230,10 @@ pub fn parse_call(format: Format, call: &Value) -> Result<ModelCall> {
             Ok(ModelCall {
                 call_id: str_field(call, "call_id")?.to_string(),
                 name: str_field(call, "name")?.to_string(),
-                arguments: json_args(call.get("arguments").and_then(Value::as_str).unwrap_or(""))?,
+                arguments: json_args(
+                    call.get("arguments").and_then(Value::as_str).unwrap_or(""),
+                    cap,
+                )?,
             })
         }
         Format::Mcp => Ok(ModelCall {
@@ -248,16 +274,19 @@ mod tests {
         let a = parse_call(
             Format::Anthropic,
             &json!({"type": "tool_use", "id": "t1", "name": "x", "input": {"a": 1}}),
+            u64::MAX,
         );
         assert_eq!(a.map(|c| c.arguments), Ok(json!({"a": 1})));
         let o = parse_call(
             Format::OpenaiChat,
             &json!({"id": "c", "type": "function", "function": {"name": "x", "arguments": "{\"a\":2}"}}),
+            u64::MAX,
         );
         assert_eq!(o.map(|c| c.arguments), Ok(json!({"a": 2})));
         let bad = parse_call(
             Format::OpenaiResponses,
             &json!({"type": "function_call", "call_id": "c", "name": "x", "arguments": "{"}),
+            u64::MAX,
         );
         assert_eq!(bad.map_err(|e| e.code), Err(ErrorCode::InputInvalid));
     }

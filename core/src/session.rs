@@ -31,6 +31,9 @@ pub struct Pins {
 
 /// Largest output a direct call may return, by default (bytes of JSON).
 pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 256 * 1024;
+/// Largest arguments a call may carry, by default (bytes of JSON text): more
+/// than a model writes in one reply, so only a host's own calls come near it.
+pub const DEFAULT_MAX_ARGUMENT_BYTES: u64 = 1024 * 1024;
 /// Default per-call timeout.
 pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
 /// Default time a hook, approval or screening may wait for the host (10 minutes).
@@ -77,6 +80,10 @@ pub struct SessionOptions {
     /// Output size cap for a call, in bytes of JSON.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_output_bytes: Option<u64>,
+    /// Arguments size cap for a call, in bytes of JSON text (checked before
+    /// they are parsed; over it the call is refused as `args.too_large`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_argument_bytes: Option<u64>,
     /// How long a hook, approval or screening may wait for the host, in ms (then the call is cut off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub callback_timeout_ms: Option<u64>,
@@ -166,10 +173,13 @@ impl Session {
             Some(req) => CodeLimits::defaults().lowered(req)?,
             None => CodeLimits::defaults(),
         };
-        if options.default_timeout_ms == Some(0) || options.max_output_bytes == Some(0) {
+        if options.default_timeout_ms == Some(0)
+            || options.max_output_bytes == Some(0)
+            || options.max_argument_bytes == Some(0)
+        {
             return Err(Error::new(
                 ErrorCode::SessionInvalidOptions,
-                "defaultTimeoutMs and maxOutputBytes must be positive",
+                "defaultTimeoutMs, maxOutputBytes and maxArgumentBytes must be positive",
             ));
         }
         let policy = Policy {

@@ -182,6 +182,33 @@ fn arguments_past_the_validation_budget_are_refused_with_their_pointer() {
 }
 
 #[test]
+fn arguments_over_the_size_cap_are_refused_unparsed() {
+    // Issue 30: the host measures the text and passes the marker; so does the
+    // core for the OpenAI formats' argument text.
+    let (code, pointers) = refused_args(json!({}), holaryn_model::oversized_marker(3_000_000));
+    assert_eq!((code.as_str(), pointers), ("args.too_large", vec![]));
+    let text = format!("{{\"v\": \"{}\"}}", "x".repeat(64));
+    let call = json!({"type": "function_call", "call_id": "c1", "name": "t", "arguments": text});
+    let parsed = parse_call(Format::OpenaiResponses, &call, 16).expect("parses, never throws");
+    assert_eq!(
+        holaryn_model::oversized(&parsed.arguments),
+        Some(text.len() as u64)
+    );
+    let within = parse_call(Format::OpenaiResponses, &call, 1 << 20).expect("parses");
+    assert_eq!(within.arguments["v"].as_str().map(str::len), Some(64));
+    let mut rt = Runtime::new();
+    let zero = SessionOptions {
+        max_argument_bytes: Some(0),
+        ..Default::default()
+    };
+    let e = rt
+        .create_session(zero, &secret(2), 0)
+        .expect_err("0 is no cap");
+    assert_eq!(e.code, ErrorCode::SessionInvalidOptions);
+    assert_eq!(rt.max_argument_bytes("none"), 1 << 20, "the default");
+}
+
+#[test]
 fn unrepresentable_arguments_are_refused_with_their_pointer() {
     // What a model sends as JSON text: a lone surrogate, and integers a JS number would round.
     let cases = [
@@ -192,7 +219,8 @@ fn unrepresentable_arguments_are_refused_with_their_pointer() {
     for (text, pointer) in cases {
         let call =
             json!({"type": "function_call", "call_id": "c1", "name": "t", "arguments": text});
-        let parsed = parse_call(Format::OpenaiResponses, &call).expect("parses, never throws");
+        let parsed =
+            parse_call(Format::OpenaiResponses, &call, u64::MAX).expect("parses, never throws");
         let (code, pointers) = refused_args(json!({"type": "object"}), parsed.arguments);
         assert_eq!(
             (code.as_str(), pointers),

@@ -32,4 +32,11 @@ describe("gateway: a costly schema never freezes the gateway", () => {
     assert.match(r.text, /args\.budget_exceeded/);
     assert.deepEqual(await c.client.ping(), {});
   });
+
+  it("refuses arguments over the 1 MiB default cap as args.too_large, then still answers", async () => {
+    const r = await c.call("costly__costly", { v: "x".repeat(1_200_000) });
+    assert.equal(r.isError, true, r.text.slice(0, 200));
+    assert.match(r.text, /args\.too_large/);
+    assert.deepEqual(await c.client.ping(), {});
+  });
 });

@@ -119,3 +119,37 @@ test("a host that aborts synchronously inside any callback leaves no timer armed
     assert.equal(timers(), before, `${where}: a timer outlived the call`);
   }
 });
+
+test("arguments over maxArgumentBytes are refused args.too_large on every path, unparsed, and nothing runs", async () => {
+  const rt = new HolarynRuntime();
+  rt.registerTools([native("echo", "Echo", { inputSchema: { type: "object" } })]);
+  const s = rt.createSession({ maxArgumentBytes: 1000 }, secret(31));
+  let ran = 0;
+  const host = { execute: () => (ran++, "ran") };
+  const big = { v: "x".repeat(2000) };
+  const o = await s.call("echo", big, host);
+  assert.equal(o.code, "args.too_large");
+  assert.match(o.message, /over this session's cap of 1000 \(maxArgumentBytes\)/);
+  assert.equal(typeof o.nextAction, "string");
+  assert.equal((await s.call("echo", { v: "small" }, host)).code, "ok");
+  const d = await s.dispatch("echo", big, host);
+  assert.equal(d.isError, true);
+  assert.equal(d.outcome.code, "args.too_large");
+  const text = JSON.stringify(big);
+  const calls = {
+    anthropic: { type: "tool_use", id: "t1", name: "echo", input: big },
+    openai_chat: { id: "c1", type: "function", function: { name: "echo", arguments: text } },
+    openai_responses: { type: "function_call", call_id: "c2", name: "echo", arguments: text },
+    mcp: { name: "echo", arguments: big },
+  };
+  for (const [format, call] of Object.entries(calls)) {
+    const r = await s.dispatchModelCall(format, call, host);
+    assert.match(JSON.stringify(r), /args\.too_large/, format);
+  }
+  assert.equal(ran, 1, "only the small call ran");
+  // The default cap (1 MiB) holds for a session that sets none; 0 is not a cap.
+  const d2 = rt.createSession({}, secret(32));
+  assert.equal((await d2.call("echo", { v: "x".repeat(1_100_000) }, host)).code, "args.too_large");
+  assert.equal((await d2.call("echo", { v: "x".repeat(1_000_000) }, host)).code, "ok");
+  assert.throws(() => rt.createSession({ maxArgumentBytes: 0 }, secret(33)), { code: "session.invalid_options" });
+});

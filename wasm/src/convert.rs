@@ -31,7 +31,21 @@ pub fn json(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
 /// become markers the core refuses with their pointer (see
 /// `holaryn_core::args`) instead of a parse error about serialised JSON.
 pub fn json_marked(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
+    json_marked_within(value, what, u64::MAX)
+}
+
+/// [`json_marked`] for input under a size cap: JSON text over `cap` bytes is
+/// not parsed; it becomes `holaryn_model::oversized_marker`, which the gate
+/// refuses as `args.too_large` (the cap is the session's, from the core).
+pub fn json_marked_within(
+    value: JsValue,
+    what: &str,
+    cap: u64,
+) -> Result<serde_json::Value, JsValue> {
     let text = stringify(&value, what)?;
+    if text.len() as u64 > cap {
+        return Ok(holaryn_model::oversized_marker(text.len()));
+    }
     let text = holaryn_model::mark_json_text(&text);
     serde_json::from_str(&text).map_err(|e| crate::errors::input(format!("invalid {what}: {e}")))
 }

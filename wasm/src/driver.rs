@@ -32,14 +32,19 @@ fn describe(call: &CallState) -> Value {
     })
 }
 
-fn request(call: &CallState, extra: &[(&str, Value)]) -> JsValue {
-    let mut v = describe(call);
-    if let Some(obj) = v.as_object_mut() {
-        for (k, x) in extra {
-            obj.insert((*k).to_string(), x.clone());
-        }
+/// The callback's argument: the call's description plus `extra` fields,
+/// serialised by reference (a call's arguments are never copied for it).
+fn request(call: &CallState, extra: &[(&str, &Value)]) -> JsValue {
+    let mut text = describe(call).to_string();
+    text.pop(); // the closing `}` of the description object
+    for (k, x) in extra {
+        text.push(',');
+        text.push_str(&Value::from(*k).to_string());
+        text.push(':');
+        text.push_str(&x.to_string());
     }
-    convert::to_js(&v).unwrap_or(JsValue::UNDEFINED)
+    text.push('}');
+    js_sys::JSON::parse(&text).unwrap_or(JsValue::UNDEFINED)
 }
 
 fn field(v: &JsValue, key: &str) -> JsValue {
@@ -156,7 +161,7 @@ pub async fn drive(
                     HookPhase::Before => "before",
                     HookPhase::After => "after",
                 };
-                let arg = request(r.call(), &[("phase", json!(phase))]);
+                let arg = request(r.call(), &[("phase", &json!(phase))]);
                 let answer = match ask(&host, "hook", &arg, r.call()).await {
                     Asked::Cancelled => None,
                     Asked::Missing => Some(HookAnswer::Continue),
@@ -176,10 +181,10 @@ pub async fn drive(
                 let arg = request(
                     r.call(),
                     &[
-                        ("args", r.call().args().clone()),
-                        ("reason", json!(reason)),
-                        ("why", json!(d.map(|d| ApprovalReason::of(d).text()))),
-                        ("description", json!(d.map(|d| d.description.clone()))),
+                        ("args", r.call().args()),
+                        ("reason", &json!(reason)),
+                        ("why", &json!(d.map(|d| ApprovalReason::of(d).text()))),
+                        ("description", &json!(d.map(|d| d.description.as_str()))),
                     ],
                 );
                 let answer = match ask(&host, "approve", &arg, r.call()).await {
@@ -199,7 +204,7 @@ pub async fn drive(
             }
             GateStep::Execute(r) => {
                 let ctl = AbortController::new().ok();
-                let arg = request(r.call(), &[("args", r.call().args().clone())]);
+                let arg = request(r.call(), &[("args", r.call().args())]);
                 if let Some(c) = &ctl {
                     let _ = Reflect::set(&arg, &"signal".into(), &c.signal());
                 }
@@ -237,7 +242,7 @@ pub async fn drive(
             }
             GateStep::Screen(r) => {
                 let output = r.output().cloned().unwrap_or(Value::Null);
-                let arg = request(r.call(), &[("output", output)]);
+                let arg = request(r.call(), &[("output", &output)]);
                 let answer = match ask(&host, "screen", &arg, r.call()).await {
                     Asked::Cancelled => None,
                     Asked::Missing => Some(ScreenAnswer::Pass),

@@ -1,7 +1,7 @@
 //! `HolarynSession`: one agent conversation — discovery tools, gated calls,
 //! bounded code, footprints and the Capability Center table.
 
-use crate::convert::{from_js, json, json_marked, to_js};
+use crate::convert::{from_js, json, json_marked, json_marked_within, to_js};
 use crate::driver::drive;
 use crate::errors::js;
 use crate::host::Host;
@@ -299,7 +299,7 @@ impl HolarynSession {
         #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Host")] host: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
-        let args = call_args(args)?;
+        let args = self.call_args(args)?;
         let host = self.host_for(host);
         let shared = self.shared.clone();
         let id = self.id.clone();
@@ -316,7 +316,7 @@ impl HolarynSession {
         #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "Host")] host: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
-        let args = call_args(args)?;
+        let args = self.call_args(args)?;
         let host = self.host_for(host);
         let now = host.now();
         let first = self.shared.core()?.dispatch(&self.id, &name, args, now);
@@ -350,7 +350,7 @@ impl HolarynSession {
     ) -> Result<js_sys::Promise, JsValue> {
         let format: Format = from_js(format, "format")?;
         let host = self.host_for(host);
-        let first = match json_marked(call.clone(), "tool call") {
+        let first = match self.model_call_json(format, &call) {
             Ok(call) => {
                 let now = host.now();
                 let mut core = self.shared.core()?;
@@ -415,12 +415,40 @@ impl HolarynSession {
     }
 }
 
-/// Model-call arguments: `undefined` means `{}`.
-fn call_args(args: JsValue) -> Result<Value, JsValue> {
-    if args.is_undefined() {
-        Ok(json!({}))
-    } else {
-        json_marked(args, "arguments")
+impl HolarynSession {
+    /// Call arguments (`undefined` means `{}`), over the session's size cap
+    /// the oversize marker instead of a parse.
+    fn call_args(&self, args: JsValue) -> Result<Value, JsValue> {
+        if args.is_undefined() {
+            return Ok(json!({}));
+        }
+        let cap = self.shared.core_ref()?.max_argument_bytes(&self.id);
+        json_marked_within(args, "arguments", cap)
+    }
+
+    /// A provider-shaped call as JSON; over the session's size cap, in the
+    /// formats whose arguments are an object, the call without them and the
+    /// oversize marker in their place (the OpenAI formats' arguments are
+    /// text, which the core measures).
+    fn model_call_json(&self, format: Format, call: &JsValue) -> Result<Value, JsValue> {
+        let Some(field) = holaryn_core::object_arguments_field(format) else {
+            return json_marked(call.clone(), "tool call");
+        };
+        let cap = self.shared.core_ref()?.max_argument_bytes(&self.id);
+        let whole = json_marked_within(call.clone(), "tool call", cap)?;
+        let Some(bytes) = holaryn_model::oversized(&whole) else {
+            return Ok(whole);
+        };
+        let head = js_sys::Object::assign(&js_sys::Object::new(), call.unchecked_ref());
+        let _ = js_sys::Reflect::delete_property(&head, &field.into());
+        let mut head = json_marked(head.into(), "tool call")?;
+        if let Some(obj) = head.as_object_mut() {
+            obj.insert(
+                field.into(),
+                holaryn_model::oversized_marker(bytes as usize),
+            );
+        }
+        Ok(head)
     }
 }
 

@@ -139,6 +139,8 @@ export interface SessionOptions {
   defaultTimeoutMs?: number;
   /** Output cap of one call, in bytes of JSON (default 262144). */
   maxOutputBytes?: number;
+  /** Arguments cap of one call, in bytes of JSON text (default 1048576, more than a model writes in one reply); bigger arguments are not parsed and the call is refused `args.too_large`. */
+  maxArgumentBytes?: number;
   /** How long a hook, approval or screening may wait for the host, in ms (default 600000); then the call is cut off `timed_out`. */
   callbackTimeoutMs?: number;
   /** A call by the exact name `tool_search`/`tool_inspect` show (`callName ?? name`), of a tool this session never listed, loads its current descriptor and goes through the gate (dynamic sessions; the gateway sets it for clients that open a session per command). */

@@ -235,13 +235,26 @@ impl Runtime {
         ))
     }
 
-    /// Step 4: Validation: a JSON object the runtime can pass on unchanged, then
-    /// the tool's schema (a schema that does not compile is the tool's
-    /// fault, never the arguments').
+    /// Step 4: Validation: arguments within the session's size cap (the host
+    /// did not parse bigger ones: `holaryn_model::oversized`), a JSON object
+    /// the runtime can pass on unchanged, then the tool's schema (a schema
+    /// that does not compile is the tool's fault, never the arguments').
     fn validation_step(&mut self, mut st: CallState, now_ms: u64) -> Flow {
         let Some(entry) = st.tool.clone() else {
             return Ok(st);
         };
+        if let Some(bytes) = holaryn_model::oversized(&st.args) {
+            st.args = Value::Object(Default::default());
+            st.next_action = Some(
+                "send smaller arguments, or have the host raise the session's maxArgumentBytes"
+                    .into(),
+            );
+            let reason = format!(
+                "the arguments are {bytes} bytes of JSON, over this session's cap of {} (maxArgumentBytes)",
+                self.max_argument_bytes(&st.session)
+            );
+            return Err(st.refuse(self, Stage::Validation, Code::ArgsTooLarge, &reason, now_ms));
+        }
         let validator = match entry.validator.get(&entry.descriptor.input_schema) {
             Ok(v) => v,
             Err(why) => {

@@ -493,6 +493,17 @@ impl Runtime {
             .ok_or_else(|| unknown_session(id))
     }
 
+    /// The arguments size cap of session `id` in bytes of JSON text (the
+    /// default for an unknown session, which the gate then refuses anyway):
+    /// a host measures arguments' text against it before parsing them and
+    /// passes `holaryn_model::oversized_marker` for bigger ones.
+    pub fn max_argument_bytes(&self, id: &str) -> u64 {
+        self.sessions
+            .get(id)
+            .and_then(|s| s.options.max_argument_bytes)
+            .unwrap_or(crate::session::DEFAULT_MAX_ARGUMENT_BYTES)
+    }
+
     /// A session by id.
     pub fn session(&self, id: &str) -> Result<&Session> {
         self.sessions.get(id).ok_or_else(|| unknown_session(id))

@@ -172,7 +172,7 @@ impl Runtime {
     ) -> Result<ModelCallStep> {
         self.session(sid)?;
         let call_id = formats::call_id_of(format, call);
-        let parsed = formats::parse_call(format, call);
+        let parsed = formats::parse_call(format, call, self.max_argument_bytes(sid));
         let call_id = match (&parsed, call_id) {
             (Ok(p), _) => p.call_id.clone(),
             (Err(_), Some(id)) => id,

@@ -10,11 +10,16 @@
 //! holding a marker, or an integer beyond ±2^53 that a JavaScript number
 //! cannot hold exactly, as `args.invalid` with its JSON pointer. A value is
 //! never changed silently.
+//!
+//! Arguments whose JSON text is over the session's size cap are not parsed at
+//! all: the host passes [`oversized_marker`] in their place and the gate
+//! refuses it as `args.too_large` ([`oversized`]) before any other check.
 
 use crate::json::{escape_token, exact_in_js};
 use crate::outcome::ArgError;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 const OPEN: char = '\u{FDD0}';
 const CLOSE: char = '\u{FDD1}';
@@ -108,6 +113,18 @@ fn long_integer(text: &str, i: usize) -> (usize, Option<String>) {
     }
 }
 
+/// The stand-in for arguments of `bytes` bytes of JSON text that were not
+/// parsed because they are over the size cap.
+pub fn oversized_marker(bytes: usize) -> Value {
+    Value::String(format!("{OPEN}L{bytes}{CLOSE}"))
+}
+
+/// The byte count of an [`oversized_marker`], when `args` is one.
+pub fn oversized(args: &Value) -> Option<u64> {
+    let body = args.as_str()?.strip_prefix(OPEN)?.strip_suffix(CLOSE)?;
+    body.strip_prefix('L')?.parse().ok()
+}
+
 /// The first value in `args` the runtime cannot pass on unchanged, with its pointer.
 pub fn unrepresentable(args: &Value) -> Option<ArgError> {
     find(args, &mut String::new())
@@ -124,7 +141,7 @@ fn find(v: &Value, at: &mut String) -> Option<ArgError> {
             }),
         Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
             let len = at.len();
-            at.push_str(&format!("/{i}"));
+            let _ = write!(at, "/{i}");
             let r = find(item, at);
             at.truncate(len);
             r

@@ -122,6 +122,9 @@ codes! {
     /// Checking the arguments against the tool's input schema needed more
     /// steps than the validation budget: refused undecided.
     ArgsBudgetExceeded = "args.budget_exceeded", "checking the arguments passed the validation budget";
+    /// The arguments' JSON text was over the session's `maxArgumentBytes`
+    /// (not parsed).
+    ArgsTooLarge = "args.too_large", "the arguments' JSON text exceeded the session's size cap";
     /// Bounded code called discovery, code mode or a bridge tool.
     CodeNesting = "code.nesting", "bounded code may not call discovery, code or bridge tools";
     /// A lifecycle hook vetoed the call.

@@ -32,7 +32,7 @@ mod json;
 mod names;
 mod outcome;
 
-pub use args::{mark_json_text, unrepresentable};
+pub use args::{mark_json_text, oversized, oversized_marker, unrepresentable};
 pub use blob::{Blob, Pack, Reader, Unpack};
 pub use codes::Code;
 pub use descriptor::{
