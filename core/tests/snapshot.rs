@@ -166,7 +166,7 @@ fn any_changed_byte_or_another_build_is_refused() {
     let rt = populated();
     let bytes = rt.snapshot(BUILD);
     let field = |bytes: &[u8], build: &str| {
-        let e = Runtime::restore(bytes, build, None).err().expect("refused");
+        let e = Runtime::restore(bytes, build, None).expect_err("refused");
         assert_eq!(e.code, ErrorCode::SnapshotRefused);
         e.field.unwrap_or_default()
     };
@@ -184,9 +184,7 @@ fn any_changed_byte_or_another_build_is_refused() {
     assert_eq!(field(&bytes[..bytes.len() - 1], BUILD), "checksum");
     assert_eq!(field(b"{\"tools\": []}", BUILD), "magic");
     // Registered under requireInputSchema: a host asking for the other setting registers again.
-    let e = Runtime::restore(&bytes, BUILD, Some(false))
-        .err()
-        .expect("refused");
+    let e = Runtime::restore(&bytes, BUILD, Some(false)).expect_err("refused");
     assert_eq!(e.field.as_deref(), Some("requireInputSchema"));
     assert!(Runtime::restore(&bytes, BUILD, Some(true)).is_ok());
     // The runtime the bytes came from is untouched, and they still restore.

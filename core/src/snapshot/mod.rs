@@ -163,3 +163,41 @@ impl Runtime {
         Ok(rt)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes with a valid frame around a payload this build did not write
+    /// (what only a forger or a bug makes) are refused, never a panic.
+    #[test]
+    fn a_payload_that_does_not_fit_is_refused() {
+        let mut rt = Runtime::new();
+        let tool = serde_json::json!({"name": "t", "source": "native", "provider": {"id": "p"}});
+        assert!(rt.register_values(&[tool], 0).is_ok());
+        let good = rt.snapshot("b");
+        let head = MAGIC.len() + 8 + 1;
+        let payload = &good[head..good.len() - 8];
+        let cuts = [
+            0,
+            1,
+            payload.len() / 3,
+            payload.len() / 2,
+            payload.len() - 1,
+        ];
+        let mut bad: Vec<Vec<u8>> = cuts.iter().map(|n| payload[..*n].to_vec()).collect();
+        bad.push([payload, &[0]].concat());
+        for at in (0..payload.len()).step_by(7) {
+            let mut p = payload.to_vec();
+            p[at] = p[at].wrapping_add(0x41);
+            bad.push(p);
+        }
+        for p in bad {
+            // Some changes still read back (a changed letter); none may panic,
+            // and a refusal names the payload.
+            if let Err(e) = Runtime::restore(&frame::frame("b", &p), "b", None) {
+                assert_eq!(e.field.as_deref(), Some("payload"));
+            }
+        }
+    }
+}

@@ -62,6 +62,7 @@ impl SearchIndex {
         let slots = tools.len();
         let within = |docs: &[u32]| docs.iter().all(|d| (*d as usize) < slots);
         if image.kinds.len() > slots
+            || image.kind_docs.len() > super::entities::KINDS.len()
             || !image.kind_docs.iter().all(|d| within(d))
             || !image.field_docs.values().all(|d| within(d))
             || !image.mentions.within(slots)
