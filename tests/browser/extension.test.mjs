@@ -1,7 +1,9 @@
 // The demo MV3 extension (js-demo/extension) loaded unpacked into headless
 // Chromium: its service worker loads the wasm, lists tabs, reads a served
 // page's text only after the popup approves, and the popup's Deny gives
-// approval_denied. Uses Debian's /usr/bin/chromium through playwright-core
+// approval_denied; a wake (simulated, then a real stop of the worker) restores
+// the registry from the snapshot kept in IndexedDB, and a refused snapshot
+// registers. Uses Debian's /usr/bin/chromium through playwright-core
 // (launchPersistentContext: extensions need a user data dir), offline flags.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -251,5 +253,35 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
     await inWorker(() => self.holaryn.inspect("tabs_list"));
     const outcome = await inWorker(() => self.holaryn.call("tabs_list", {}));
     assert.equal(outcome.status, "ok", JSON.stringify(outcome));
+  });
+
+  test("Chrome stopping the worker: the next message wakes a new one, which restores", {
+    timeout: STEP_MS,
+  }, async () => {
+    // This worker registered (a refused snapshot), so a `restored` answer can only come from a new one.
+    await inWorker(async () => {
+      const kept = await self.holaryn.readSnapshot();
+      kept.bytes[kept.bytes.length - 1] ^= 1;
+      await self.holaryn.keepSnapshot(kept);
+    });
+    const registered = await inWorker(() => self.holaryn.wake());
+    assert.equal(registered.restored, false);
+    const popup = await context.newPage();
+    try {
+      await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+      const cdp = await context.newCDPSession(popup);
+      await cdp.send("ServiceWorker.enable");
+      const stopped = new Promise((resolve) => worker.once("close", resolve));
+      await cdp.send("ServiceWorker.stopAllWorkers");
+      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      const reply = await popup.evaluate(() => chrome.runtime.sendMessage({ type: "startup" }));
+      assert.deepEqual(reply, { ok: true, value: { restored: true, version: registered.version } });
+      const found = await popup.evaluate(() =>
+        chrome.runtime.sendMessage({ type: "search", query: "read the text of a page" }),
+      );
+      assert.equal(found.value.results[0].name, "page_text");
+    } finally {
+      await popup.close();
+    }
   });
 });
