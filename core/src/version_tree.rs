@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 const DEPTH: u32 = 4;
 
 /// The hash tree; [`VersionTree::root`] brings it up to date. A snapshot
-/// keeps its digests ([`TreeImage`]): a restore re-hashes nothing.
+/// keeps its digests (`TreeImage`): a restore re-hashes nothing.
 #[derive(Debug, Clone, Default)]
 pub struct VersionTree {
     /// Bucket → name → leaf digest.

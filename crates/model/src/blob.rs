@@ -131,7 +131,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next JSON value [`Blob::value`] packed; `None` when the bytes are
-    /// not one (or nest deeper than [`MAX_DEPTH`]).
+    /// not one (or nest deeper than 256 levels).
     pub fn value(&mut self) -> Option<Value> {
         self.value_at(0)
     }

@@ -52,7 +52,7 @@ impl SearchIndex {
     }
 
     /// The index an [`IndexImage`] keeps, with the tool of each slot as
-    /// [`SearchIndex::image`] listed them; it ranks exactly as the index
+    /// [`SearchIndex::pack_image`] listed them; it ranks exactly as the index
     /// the image was taken of. Refused (with what does not fit) when the
     /// image names a slot its tools do not have.
     pub fn from_image(
