@@ -241,13 +241,13 @@ impl Serialize for Code {
 }
 
 /// A snapshot keeps a code as its position in [`Code::ALL`].
-impl crate::blob::Pack for Code {
+impl crate::pack::Pack for Code {
     fn pack(&self, out: &mut crate::blob::Blob) {
         let at = Code::ALL.iter().position(|c| c == self).unwrap_or(0);
         out.varint(at as u64);
     }
 }
-impl crate::blob::Unpack for Code {
+impl crate::pack::Unpack for Code {
     fn unpack(r: &mut crate::blob::Reader<'_>) -> Option<Self> {
         Code::ALL.get(usize::try_from(r.varint()?).ok()?).copied()
     }
