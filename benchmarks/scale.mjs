@@ -69,11 +69,52 @@ function print(r) {
   line("re-list, first", h.relistFirstMs, a.relistFirstMs, b.relistFirstMs, "ms");
   line("  + its search (p50)", h.relistSearchMs, a.relistSearchMs, b.relistSearchMs, "ms");
   line("re-list as MCP text (syncCatalog)", h.catalogRelistMs, a.relistMs, b.relistMs, "ms");
-  line("restore + first search", h.restore?.restoreSearchMs, null, null, "ms");
-  if (h.restore) console.log(`  ${"snapshot size".padEnd(34)} ${(h.restore.bytes / 1e6).toFixed(2).padStart(10)} MB`);
   line("search p50", h.searchP50Us / 1000, a.searchP50Us / 1000, b.searchP50Us / 1000, "ms");
   line("resident memory (RSS delta)", h.rssMb, a.rssMb, b.rssMb, "MB");
   console.log("  (MiniSearch re-list: the host diffs the list itself and replaces the one changed document)");
+}
+
+// ---- Snapshot and restore (issue 32 item 3): its own section, printed after each size's table.
+
+/** Snapshot `rt`, then restore it: median of 5 restores, one restore + first search, the size. */
+function restoreRow(HolarynRuntime, rt) {
+  let t0 = process.hrtime.bigint();
+  const bytes = rt.snapshot();
+  const snapshotMs = ms(t0);
+  const restores = [];
+  for (let i = 0; i < 5; i++) {
+    t0 = process.hrtime.bigint();
+    const back = HolarynRuntime.restore(bytes);
+    restores.push(ms(t0));
+    back.free?.();
+  }
+  t0 = process.hrtime.bigint();
+  const back = HolarynRuntime.restore(bytes);
+  back.createSession({ dynamicDiscovery: true }).search({ query: "create a github issue" });
+  const restoreSearchMs = ms(t0);
+  back.free?.();
+  return {
+    snapshotMs,
+    restoreMs: median(restores),
+    restoreSearchMs,
+    bytes: bytes.length,
+    perTool: bytes.length / rt.size,
+  };
+}
+
+function printRestore(r) {
+  const x = r.restore;
+  if (!x) return;
+  const mb = (x.bytes / 1e6).toFixed(2);
+  console.log(
+    `  ${"snapshot (rt.snapshot())".padEnd(30)} ${x.snapshotMs.toFixed(2).padStart(10)} ms | ${mb} MB, ${Math.round(x.perTool)} B per tool`,
+  );
+  console.log(
+    `  ${"restore (median of 5)".padEnd(30)} ${x.restoreMs.toFixed(2).padStart(10)} ms | register: ${r.holaryn.registerMs.toFixed(2)} ms`,
+  );
+  console.log(
+    `  ${"restore + first search".padEnd(30)} ${x.restoreSearchMs.toFixed(2).padStart(10)} ms | register + first search: ${(r.holaryn.registerMs + r.holaryn.firstSearchMs).toFixed(2)} ms`,
+  );
 }
 
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
@@ -111,22 +152,6 @@ function benchTools(base, n) {
 /** Re-list `k` (1-based): tools `relistFrom..` with the first `k` revised, so each re-list changes one more tool. */
 const relistOf = (tools, relistFrom, k) =>
   tools.slice(relistFrom).map((t, i) => (i < k ? { ...t, description: `${t.description} (re-listed)` } : t));
-
-/**
- * Restore row (issue 32 item 3): snapshot `rt`, restore it into a new
- * runtime and search once. `null` until the package has `rt.snapshot()` and
- * `HolarynRuntime.restore(bytes)`; the snapshot work fills in anything more.
- */
-function restoreRow(HolarynRuntime, rt) {
-  if (typeof rt.snapshot !== "function" || typeof HolarynRuntime.restore !== "function") return null;
-  const bytes = rt.snapshot();
-  const t0 = process.hrtime.bigint();
-  const restored = HolarynRuntime.restore(bytes);
-  restored.createSession({ dynamicDiscovery: true }).search({ query: "create a github issue" });
-  const restoreSearchMs = ms(t0);
-  restored.free?.();
-  return { bytes: bytes.length, restoreSearchMs };
-}
 
 /** One MiniSearch configuration, the same steps as holaryn's. */
 function miniRun(MiniSearch, options, doc, tools, picks, relistFrom, changedSpec) {
@@ -257,11 +282,13 @@ async function one(n) {
     return ms(t);
   });
   const hP50 = searchP50((q) => session.search({ query: q }));
+  rt.registerTools(picks.map((i) => tools[i])); // back to the n tools
   const restore = restoreRow(HolarynRuntime, rt);
 
   const miniNameDescription = miniRun(MiniSearch, MINI_ND_OPTIONS, miniNdDoc, tools, picks, relistFrom, changedSpec);
   const mini7Fields = miniRun(MiniSearch, MINISEARCH_OPTIONS, miniDoc, tools, picks, relistFrom, changedSpec);
   return {
+    restore,
     tools: n,
     holaryn: {
       registerMs,
@@ -272,7 +299,6 @@ async function one(n) {
       relistFirstMs: relist[0],
       relistSearchMs: median(relistSearch),
       catalogRelistMs: median(catalogRelist),
-      restore,
       searchP50Us: hP50,
       rssMb: holarynRss,
     },
@@ -294,6 +320,7 @@ if (process.argv[2] === "--one") {
     const row = JSON.parse(out.trim().split("\n").pop());
     rows.push(row);
     print(row);
+    printRestore(row);
   }
   mkdirSync(join(root, "benchmarks/results"), { recursive: true });
   writeFileSync(join(root, "benchmarks/results/scale.json"), JSON.stringify({ changes: CHANGES, rows }, null, 2));

@@ -31,6 +31,7 @@ mod policy;
 mod registry;
 mod runtime;
 mod session;
+mod snapshot;
 mod validate;
 
 // Internals: reached only through the items re-exported here and the methods
@@ -83,6 +84,7 @@ pub use runtime::{Event, Runtime};
 pub use schema_check::Uncompilable;
 pub use schemas::SchemaPool;
 pub use session::{PolicyFile, SessionOptions};
+pub use snapshot::{FORMAT as SNAPSHOT_FORMAT, MAGIC as SNAPSHOT_MAGIC};
 pub use validate::{parse_spec, parse_spec_owned};
 pub use version_tree::VersionTree;
 pub use working_set::{WorkingSet, MAX_WORKING_SET};

@@ -26,11 +26,21 @@ pub struct HolarynRuntime {
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct RuntimeOptions {
+pub(crate) struct RuntimeOptions {
     #[serde(default)]
-    activity_capacity: Option<usize>,
+    pub(crate) activity_capacity: Option<usize>,
     #[serde(default)]
-    require_input_schema: bool,
+    pub(crate) require_input_schema: Option<bool>,
+}
+
+impl RuntimeOptions {
+    /// JS runtime options (undefined or null = defaults).
+    pub(crate) fn of(options: JsValue) -> Result<RuntimeOptions, JsValue> {
+        if options.is_undefined() || options.is_null() {
+            return Ok(RuntimeOptions::default());
+        }
+        from_js(options, "runtime options")
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -98,26 +108,28 @@ impl HolarynRuntime {
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "RuntimeOptions")] options: JsValue,
     ) -> Result<HolarynRuntime, JsValue> {
-        let opts: RuntimeOptions = if options.is_undefined() || options.is_null() {
-            RuntimeOptions::default()
-        } else {
-            from_js(options, "runtime options")?
-        };
+        let opts = RuntimeOptions::of(options)?;
         let mut rt = Runtime::new();
+        rt.set_require_input_schema(opts.require_input_schema.unwrap_or(false));
+        Ok(HolarynRuntime::around(rt, &opts))
+    }
+
+    /// The JS runtime around a core runtime (a new or restored one).
+    pub(crate) fn around(mut rt: Runtime, opts: &RuntimeOptions) -> HolarynRuntime {
         if let Some(c) = opts.activity_capacity {
             rt.set_activity_capacity(c);
         }
-        rt.set_require_input_schema(opts.require_input_schema);
         rt.set_code_compiler(Some(crate::code::compiler()));
-        // Listing prints keyed per runtime, so no catalog can aim at another text's print.
+        // Listing prints keyed per runtime (a restored one too: a snapshot
+        // keeps no prints), so no catalog can aim at another text's print.
         if let Ok(secret) = random_secret() {
             let mut key = [0u8; 16];
             key.copy_from_slice(&secret[..16]);
             rt.set_listing_key(key);
         }
-        Ok(HolarynRuntime {
+        HolarynRuntime {
             shared: Rc::new(Shared::new(rt)),
-        })
+        }
     }
 
     fn apply(&self, update: Update) -> Result<JsValue, JsValue> {

@@ -11,6 +11,7 @@
 //! re-list skipped (`core/src/registry/skipped.rs`) are kept per provider beside the
 //! tools and are no part of the version: the model never sees them.
 
+pub(crate) mod image;
 mod listings;
 mod skipped;
 mod wire;
@@ -108,6 +109,9 @@ pub struct Registry {
     schemas: SchemaPool,
     /// Hash tree over (name, tool version): the tools part of the version.
     tree: VersionTree,
+    /// A restored registry's tree as the snapshot kept it, built into
+    /// `tree` at the first change (a restore that changes nothing never pays for it).
+    kept_tree: Option<crate::version_tree::TreeImage>,
     /// Per provider, the tools its last re-list skipped (not part of the version).
     skipped: BTreeMap<String, Vec<SkippedTool>>,
     /// Wire names, kept up to date per change.
@@ -496,6 +500,7 @@ impl Registry {
             return Ok(None);
         }
         // Nothing below can fail: commit.
+        self.unpack_tree();
         let mut added = Vec::new();
         let mut changed = BTreeSet::new();
         for name in &removed {
@@ -597,6 +602,21 @@ impl Registry {
             if self.aliases.get(alias) == Some(&old.descriptor.name) {
                 self.aliases.remove(alias);
             }
+        }
+    }
+
+    /// Build the tree a snapshot kept (its leaves in name order), once.
+    fn unpack_tree(&mut self) {
+        if let Some(kept) = self.kept_tree.take() {
+            // A kept tree that does not fit (checked at restore) is rebuilt: a hash per tool.
+            self.tree = VersionTree::from_image(&kept, self.tools.keys().map(String::as_str))
+                .unwrap_or_else(|| {
+                    let mut tree = VersionTree::new();
+                    for (name, e) in &self.tools {
+                        tree.set(name, &e.descriptor.version);
+                    }
+                    tree
+                });
         }
     }
 

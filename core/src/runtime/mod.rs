@@ -138,6 +138,9 @@ pub struct Runtime {
     pub(crate) code_compiler: Option<holaryn_code::Compiler>,
     /// Tools recently loaded by sessions that share it (`crate::working_set`).
     pub(crate) working_set: WorkingSet,
+    /// The handle epoch sessions start at: above every epoch of the runtime
+    /// a snapshot was taken of, so its handles are stale here (`crate::snapshot`).
+    pub(crate) handle_epoch: u32,
 }
 
 impl Default for Runtime {
@@ -163,6 +166,7 @@ impl Runtime {
             embed_docs: None,
             code_compiler: None,
             working_set: WorkingSet::default(),
+            handle_epoch: 0,
         }
     }
 
@@ -432,7 +436,8 @@ impl Runtime {
         secret: &[u8],
         now_ms: u64,
     ) -> Result<String> {
-        let session = Session::new(&self.registry, options, secret, now_ms)?;
+        let mut session = Session::new(&self.registry, options, secret, now_ms)?;
+        session.handles.start_at(self.handle_epoch);
         if self.sessions.contains_key(&session.id) {
             return Err(Error::new(
                 ErrorCode::SessionInvalidOptions,

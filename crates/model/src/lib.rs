@@ -21,6 +21,9 @@
 #![allow(clippy::result_large_err)]
 
 mod args;
+mod blob;
+#[macro_use]
+mod pack;
 mod codes;
 mod descriptor;
 mod error;
@@ -31,6 +34,7 @@ mod names;
 mod outcome;
 
 pub use args::{mark_json_text, oversized, oversized_marker, unrepresentable};
+pub use blob::{Blob, Reader};
 pub use codes::Code;
 pub use descriptor::{
     Annotations, ApprovalMode, Invokability, Provider, ProviderStatus, SchemaDialect, Source,
@@ -50,3 +54,4 @@ pub use names::{
     RUNTIME_TOOL_NAMES, RUN_TOOL_CODE, RUN_TOOL_SCRIPT, TOOL_INSPECT, TOOL_LIST, TOOL_SEARCH,
 };
 pub use outcome::{ArgError, CallOutcome, CallPath, CallStatus, Stage};
+pub use pack::{Pack, Unpack};
