@@ -1,5 +1,6 @@
 // Browser entry (ES modules, extensions, workers): call `await init()` once
 // before using the classes (MV3 service workers forbid top-level await).
+import { BUILD } from "../dist/web/holaryn_build.js";
 import wasmInit, * as bindings from "../dist/web/holaryn_wasm.js";
 import codeInit, * as code from "../dist/web/holaryn_code.js";
 import { expose } from "./core.mjs";
@@ -17,10 +18,13 @@ export * from "./core.mjs";
 
 /** Load the wasm (default: dist/web/holaryn_wasm_bg.wasm next to this build). */
 export function init(input) {
-  ready ??= wasmInit(input === undefined ? undefined : { module_or_path: input }).catch((e) => {
-    ready = undefined; // a failed load may be retried
-    throw e;
-  });
+  ready ??= wasmInit(input === undefined ? undefined : { module_or_path: input }).then(
+    () => bindings.setBuild(BUILD),
+    (e) => {
+      ready = undefined; // a failed load may be retried
+      throw e;
+    },
+  );
   return ready.then(() => undefined);
 }
 

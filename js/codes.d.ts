@@ -18,6 +18,7 @@ export type OutcomeCode =
   | "policy.malformed"
   | "input.invalid"
   | "input.embeddings_mismatch"
+  | "snapshot.refused"
   | "config.invalid"
   | "code.syntax"
   | "code.forbidden"

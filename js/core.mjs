@@ -30,6 +30,8 @@ export class InputError extends HolarynError {}
 export class ConfigError extends HolarynError {}
 /** Bounded-code syntax, forbidden construct or limit. */
 export class CodeError extends HolarynError {}
+/** A snapshot refused by `HolarynRuntime.restore` (not one, another build, bytes changed): register instead. */
+export class SnapshotError extends HolarynError {}
 
 /** Each class by the `name` the wasm gives the errors it throws. */
 const FAMILIES = {
@@ -43,6 +45,7 @@ const FAMILIES = {
   InputError,
   ConfigError,
   CodeError,
+  SnapshotError,
 };
 // End of the generated error classes.
 

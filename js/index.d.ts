@@ -42,6 +42,8 @@ export class InputError extends HolarynError {}
 export class ConfigError extends HolarynError {}
 /** Bounded-code syntax, forbidden construct or limit. */
 export class CodeError extends HolarynError {}
+/** A snapshot refused by `HolarynRuntime.restore` (not one, another build, bytes changed): register instead. */
+export class SnapshotError extends HolarynError {}
 // End of the generated error classes.
 /** Re-parent a thrown runtime error onto its class. */
 export function typed<T>(err: T): T;

@@ -3,12 +3,14 @@
 // The bounded-code compiler (holaryn_code) loads, synchronously too, when
 // the first session with bounded code mode is created.
 import { readFileSync } from "node:fs";
+import { BUILD } from "../dist/web/holaryn_build.js";
 import * as bindings from "../dist/web/holaryn_wasm.js";
 import * as code from "../dist/web/holaryn_code.js";
 import { expose } from "./core.mjs";
 
 const file = (name) => readFileSync(new URL(`../dist/web/${name}`, import.meta.url));
 bindings.initSync({ module: file("holaryn_wasm_bg.wasm") });
+bindings.setBuild(BUILD);
 
 const api = expose(bindings, () => {
   code.initSync({ module: file("holaryn_code_bg.wasm") });

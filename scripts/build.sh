@@ -73,6 +73,20 @@ for pair in holaryn-wasm:holaryn_wasm holaryn-code-wasm:holaryn_code holaryn-gat
   wasm-opt "${opt[@]}" --strip-debug --strip-producers "${WASM_FEATURES[@]}" "$bg" -o "$bg"
 done
 
+# The build id snapshots are stamped with and checked against (rt.snapshot(),
+# HolarynRuntime.restore): the package version and a digest of the shipped
+# runtime wasm, taken here once so a restore costs no hashing. The entries
+# hand it to the wasm (setBuild) when they load it.
+step "build: dist/web/holaryn_build.js (snapshot build id)"
+node --input-type=module -e '
+  import { createHash } from "node:crypto";
+  import { readFileSync, writeFileSync } from "node:fs";
+  const { version } = JSON.parse(readFileSync("package.json", "utf8"));
+  const digest = createHash("sha256").update(readFileSync("dist/web/holaryn_wasm_bg.wasm")).digest("hex");
+  const build = `${version}+sha256:${digest.slice(0, 32)}`;
+  writeFileSync("dist/web/holaryn_build.js", `// Written by scripts/build.sh: the id snapshots of this build carry.\nexport const BUILD = ${JSON.stringify(build)};\n`);
+'
+
 # The package's types (js/index.d.ts) take wasm-bindgen's classes and data types
 # without the web loader (initSync, init) or the internal code-module hooks,
 # which the entries do not export: dist/web/holaryn_wasm.api.d.ts.
@@ -82,8 +96,8 @@ node --input-type=module -e '
   let t = readFileSync("dist/web/holaryn_wasm.d.ts", "utf8");
   const cut = t.indexOf("\nexport type InitInput");
   if (cut < 0) throw new Error("wasm-bindgen d.ts: no loader section (export type InitInput)");
-  t = t.slice(0, cut + 1).replace(/\/\*\*(?:(?!\*\/)[\s\S])*\*\/\nexport function (?:hasCodeCompiler|setCodeCompiler)\([^;]*;\n/g, "");
-  if (/CodeCompiler|initSync/.test(t)) throw new Error("wasm-bindgen d.ts: loader or code hooks left in the public types");
+  t = t.slice(0, cut + 1).replace(/\/\*\*(?:(?!\*\/)[\s\S])*\*\/\nexport function (?:hasCodeCompiler|setCodeCompiler|setBuild)\([^;]*;\n/g, "");
+  if (/CodeCompiler|setBuild|initSync/.test(t)) throw new Error("wasm-bindgen d.ts: loader or code hooks left in the public types");
   writeFileSync("dist/web/holaryn_wasm.api.d.ts", t);
 '
 

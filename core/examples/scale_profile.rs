@@ -46,6 +46,9 @@ fn live_mb() -> f64 {
     LIVE.load(Ordering::Relaxed) as f64 / 1e6
 }
 
+/// Re-lists timed (the median is reported).
+const RELISTS: usize = 200;
+
 fn fixture_specs() -> Vec<ToolSpec> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/mcp");
     catalogs::catalog_specs(&dir, None)
@@ -94,6 +97,44 @@ fn main() {
         );
         let _ = rt.tool_search(&sid, &json!({"query": "create a github issue"}), 0);
         let change_ms = t.elapsed().as_secs_f64() * 1e3;
+        // A 100-tool provider registered from texts, then re-listed with one
+        // more tool changed each time (what syncProvider does after the split).
+        let relist: Vec<String> = tools[..100.min(n)]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let mut t = t.clone();
+                t.name = format!("relisted/{}_{i}", t.name.replace('/', "_"));
+                t.provider.id = "relisted".into();
+                serde_json::to_string(&t).unwrap_or_default()
+            })
+            .collect();
+        let texts = |k: usize| -> Vec<String> {
+            relist
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    if i < k {
+                        t.replacen("\"description\":\"", "\"description\":\"re-listed ", 1)
+                    } else {
+                        t.clone()
+                    }
+                })
+                .collect()
+        };
+        let first = texts(0);
+        let refs: Vec<&str> = first.iter().map(String::as_str).collect();
+        let _ = rt.sync_provider_texts("relisted", &refs, 0);
+        let mut relist_us = Vec::new();
+        for k in 1..=RELISTS {
+            let list = texts(k);
+            let refs: Vec<&str> = list.iter().map(String::as_str).collect();
+            let t = Instant::now();
+            let _ = rt.sync_provider_texts("relisted", &refs, 0);
+            relist_us.push(t.elapsed().as_secs_f64() * 1e6);
+        }
+        relist_us.sort_by(f64::total_cmp);
+        let relist_ms = relist_us[relist_us.len() / 2] / 1e3;
         rt.drain_events();
         let runtime_mb = live_mb() - heap0;
 
@@ -119,7 +160,7 @@ fn main() {
             .collect();
         let schema_mb = live_mb() - h;
         println!(
-            "{n:>6} tools | register {register_ms:8.1} ms (registry alone {registry_ms:7.1}, index build alone {index_ms:7.1}) | first search {first_ms:7.2} ms | change+search {change_ms:7.2} ms \
+            "{n:>6} tools | register {register_ms:8.1} ms (registry alone {registry_ms:7.1}, index build alone {index_ms:7.1}) | first search {first_ms:7.2} ms | change+search {change_ms:7.2} ms | re-list (1 of 100 changed, p50) {relist_ms:6.3} ms \
              | heap: runtime {runtime_mb:6.1} MB = registry {registry_mb:6.1} (schemas as separate copies {schema_mb:6.1}) + index {index_mb:6.1} MB"
         );
         drop((schemas, index, descs, reg, rt));

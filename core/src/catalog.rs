@@ -113,10 +113,6 @@ pub struct ProviderList {
 pub fn parse_provider_list(file: &str, text: &str, opts: &CatalogOptions) -> Result<ProviderList> {
     let value: Value = serde_json::from_str(text).map_err(|e| json_error(file, text, &e))?;
     let parsed = entries(file, &value, opts)?;
-    let (source, trust) = (
-        opts.source.clone().unwrap_or_else(|| "mcp".into()),
-        opts.trust,
-    );
     let mut list = ProviderList {
         specs: Vec::with_capacity(parsed.tools.len()),
         skipped: Vec::new(),
@@ -128,7 +124,7 @@ pub fn parse_provider_list(file: &str, text: &str, opts: &CatalogOptions) -> Res
             Ok(spec) => list.specs.push(spec),
             Err(e) => list
                 .skipped
-                .push(Listing::of_entry(i, &list.provider, &source, trust).skip(&e)),
+                .push(entry_skipped(i, &list.provider, opts, &e)),
         }
     }
     Ok(list)
@@ -179,8 +175,7 @@ fn entries(file: &str, value: &Value, opts: &CatalogOptions) -> Result<Entries> 
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let mut spec =
-                tool_spec(t, &provider, opts).map_err(|m| malformed(&format!("{base}/{i}"), m))?;
+            let mut spec = entry_spec(file, (base, i), t, &provider, opts)?;
             if opts.qualify_refused_names {
                 renamed.extend(qualify_refused(&mut spec));
             }
@@ -192,6 +187,33 @@ fn entries(file: &str, value: &Value, opts: &CatalogOptions) -> Result<Entries> 
         tools,
         renamed,
     })
+}
+
+/// Entry `at` (the tools array's pointer and the index) of catalog `file` as
+/// a spec of `provider`, or why it is none.
+pub(crate) fn entry_spec(
+    file: &str,
+    at: (&str, usize),
+    t: &Value,
+    provider: &Provider,
+    opts: &CatalogOptions,
+) -> Result<ToolSpec> {
+    tool_spec(t, provider, opts).map_err(|m| {
+        Error::new(ErrorCode::CatalogMalformed, m)
+            .with_file(file)
+            .with_pointer(format!("{}/{}", at.0, at.1))
+    })
+}
+
+/// The skipped row of entry `index` that is no tool.
+pub(crate) fn entry_skipped(
+    index: usize,
+    provider: &Provider,
+    opts: &CatalogOptions,
+    e: &Error,
+) -> SkippedTool {
+    let source = opts.source.clone().unwrap_or_else(|| "mcp".into());
+    Listing::of_entry(index, provider, &source, opts.trust).skip(e)
 }
 
 /// The rule of [`CatalogOptions::qualify_refused_names`] for one spec: when
@@ -223,7 +245,11 @@ fn qualify_refused(spec: &mut ToolSpec) -> Option<Renamed> {
 /// Most characters of a server's description or instructions kept as the provider's description.
 const PROVIDER_DESCRIPTION_CHARS: usize = 600;
 
-fn provider_for(file: &str, meta: Option<&Map<String, Value>>, opts: &CatalogOptions) -> Provider {
+pub(crate) fn provider_for(
+    file: &str,
+    meta: Option<&Map<String, Value>>,
+    opts: &CatalogOptions,
+) -> Provider {
     let stem = file
         .rsplit(['/', '\\'])
         .next()

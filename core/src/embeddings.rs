@@ -59,6 +59,48 @@ pub struct EmbeddingStore {
     pub(crate) generation: u64,
 }
 
+/// The store as a snapshot keeps it (`core/src/snapshot`): the model and
+/// the tool vectors (imported or embedded); the query cache is not kept.
+#[derive(Debug)]
+pub(crate) struct EmbeddingsImage {
+    model: Option<(String, usize)>,
+    tools: Vec<(String, Vec<f32>)>,
+}
+
+holaryn_model::packed!(EmbeddingsImage { model, tools });
+
+impl EmbeddingStore {
+    /// The store as a snapshot keeps it.
+    pub(crate) fn image(&self) -> EmbeddingsImage {
+        EmbeddingsImage {
+            model: self.model.as_ref().map(|m| (m.model.clone(), m.dimensions)),
+            tools: (self.tools.iter())
+                .map(|(k, v)| (k.clone(), v.to_vec()))
+                .collect(),
+        }
+    }
+
+    /// The store an image keeps (vectors of another length are refused).
+    pub(crate) fn from_image(image: EmbeddingsImage) -> std::result::Result<Self, &'static str> {
+        let model = image
+            .model
+            .map(|(model, dimensions)| EmbeddingModel { model, dimensions });
+        let dims = model.as_ref().map_or(0, |m| m.dimensions);
+        let mut tools = HashMap::with_capacity(image.tools.len());
+        for (k, v) in image.tools {
+            if v.len() != dims {
+                return Err("a kept vector does not have the model's dimensions");
+            }
+            tools.insert(k, Arc::from(v));
+        }
+        Ok(EmbeddingStore {
+            model,
+            tools,
+            ..EmbeddingStore::default()
+        })
+    }
+}
+
 fn mismatch(msg: String) -> Error {
     Error::new(ErrorCode::EmbeddingsMismatch, msg)
 }

@@ -89,6 +89,17 @@ impl HandleTable {
         hex(&hmac_sha256(&self.secret, label.as_bytes())[..8])
     }
 
+    /// The current epoch (handles of earlier epochs are stale).
+    pub fn epoch(&self) -> u32 {
+        self.epoch
+    }
+
+    /// Start at `epoch` (a runtime restored from a snapshot: every handle
+    /// issued before it, in an earlier epoch, is stale); never goes back.
+    pub fn start_at(&mut self, epoch: u32) {
+        self.epoch = self.epoch.max(epoch);
+    }
+
     /// Issue (or re-issue) the handle for a tool in the current epoch.
     pub fn issue(&mut self, binding: Binding) -> String {
         if let Some(h) = self.by_tool.get(&binding.tool) {

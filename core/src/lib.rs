@@ -31,6 +31,7 @@ mod policy;
 mod registry;
 mod runtime;
 mod session;
+mod snapshot;
 mod validate;
 
 // Internals: reached only through the items re-exported here and the methods
@@ -73,7 +74,9 @@ pub use policy::{
 };
 pub use registry::{Registry, RegistryChange, Update};
 pub use runtime::api::{ExportMode, ExportOptions, Resolved, SearchOutput, ToolSummary};
+pub use runtime::catalog_read::CatalogRead;
 pub use runtime::deferred::reference_result;
+pub use runtime::listed::list_elements;
 pub use runtime::model_call::{Finish, GateCall, ModelCallStep, SearchCall};
 pub use runtime::providers::{ListChange, ProviderSync};
 pub use runtime::semantic::{EmbedFailure, EmbedRequest, EmbeddingStats, SearchStep, EMBED_BATCH};
@@ -81,6 +84,7 @@ pub use runtime::{Event, Runtime};
 pub use schema_check::Uncompilable;
 pub use schemas::SchemaPool;
 pub use session::{PolicyFile, SessionOptions};
+pub use snapshot::{FORMAT as SNAPSHOT_FORMAT, MAGIC as SNAPSHOT_MAGIC};
 pub use validate::{parse_spec, parse_spec_owned};
 pub use version_tree::VersionTree;
 pub use working_set::{WorkingSet, MAX_WORKING_SET};

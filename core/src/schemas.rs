@@ -181,6 +181,26 @@ impl SchemaPool {
         (schema, digest)
     }
 
+    /// Share a schema a snapshot kept (checked when it was registered), with
+    /// its validator, digest and length as they were.
+    pub fn insert_known(&self, key: u64, shared: &Shared) {
+        let (schema, validator, digest, len) = shared;
+        let pool = &mut *self.0.borrow_mut();
+        let slot = (
+            Arc::downgrade(schema),
+            validator.downgrade(),
+            digest.clone(),
+            *len,
+        );
+        add_live(
+            &mut pool.by_hash,
+            &mut pool.swept,
+            key,
+            slot,
+            |(s, v, ..)| s.strong_count() > 0 && v.strong_count() > 0,
+        );
+    }
+
     /// Share a checked schema (read in `reading`'s dialect) from now on; returns it as a tool takes it.
     pub fn insert(
         &self,

@@ -57,6 +57,16 @@ impl SchemaValidator {
         weak.upgrade().map(SchemaValidator)
     }
 
+    /// How the schema is read (what a snapshot keeps of the validator).
+    pub fn reading(&self) -> &Reading {
+        &self.0.reading
+    }
+
+    /// The same validator when both share one compiled form.
+    pub fn same(&self, other: &SchemaValidator) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
     /// The note on the dialect, when the schema is read in an inferred older draft.
     pub fn dialect(&self) -> Option<&SchemaDialect> {
         self.0.reading.note.as_ref()

@@ -8,14 +8,15 @@
 //! registered in, and any change to a name or version changes the root.
 //! Only the buckets a change touches, and their ancestors, are re-hashed.
 
-use holaryn_model::sha256;
+use holaryn_model::{sha256, Blob};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Levels of 4 bits each between the root and the buckets.
 const DEPTH: u32 = 4;
 
-/// The hash tree; [`VersionTree::root`] brings it up to date.
+/// The hash tree; [`VersionTree::root`] brings it up to date. A snapshot
+/// keeps its digests (`TreeImage`): a restore re-hashes nothing.
 #[derive(Debug, Clone, Default)]
 pub struct VersionTree {
     /// Bucket → name → leaf digest.
@@ -25,6 +26,112 @@ pub struct VersionTree {
     /// Buckets changed since the last [`VersionTree::root`].
     dirty: BTreeSet<u16>,
     root: [u8; 32],
+}
+
+/// A clean tree as a snapshot keeps it (`core/src/snapshot`): per tool (in
+/// the registry's name order, names kept by the registry) its bucket and
+/// leaf digest, per level every node's prefix and digest, and the root.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TreeImage {
+    leaves: Blob,
+    /// One per level.
+    nodes: Vec<Blob>,
+    root: Blob,
+}
+
+holaryn_model::packed!(TreeImage {
+    leaves,
+    nodes,
+    root
+});
+
+/// `key` (LE) then `digest`.
+fn put(out: &mut Blob, key: u16, digest: &[u8; 32]) {
+    out.0.extend_from_slice(&key.to_le_bytes());
+    out.0.extend_from_slice(digest);
+}
+
+/// The next `key` and digest of a [`put`] sequence.
+fn next(r: &mut holaryn_model::Reader) -> Option<(u16, [u8; 32])> {
+    let key = r.take(2)?;
+    let mut digest = [0u8; 32];
+    digest.copy_from_slice(r.take(32)?);
+    Some((u16::from_le_bytes([key[0], key[1]]), digest))
+}
+
+impl VersionTree {
+    /// The tree as a snapshot keeps it, its leaves in the order of `names`
+    /// (every tool in it, each once); `None` when a name has no leaf or the
+    /// tree has changes not hashed yet (the registry hashes every change).
+    pub(crate) fn image<'a>(&self, names: impl Iterator<Item = &'a str>) -> Option<TreeImage> {
+        if !self.dirty.is_empty() {
+            return None;
+        }
+        let root = self.root;
+        let at: HashMap<&str, (u16, &[u8; 32])> = (self.buckets.iter())
+            .flat_map(|(b, leaves)| leaves.iter().map(move |(n, d)| (n.as_str(), (*b, d))))
+            .collect();
+        let mut leaves = Blob::default();
+        for name in names {
+            let (b, d) = at.get(name)?;
+            put(&mut leaves, *b, d);
+        }
+        let nodes = (self.nodes.iter())
+            .map(|level| {
+                let mut out = Blob::default();
+                for (k, d) in level {
+                    put(&mut out, *k, d);
+                }
+                out
+            })
+            .collect();
+        Some(TreeImage {
+            leaves,
+            nodes,
+            root: Blob(root.to_vec()),
+        })
+    }
+
+    /// True when the image has one leaf per tool of `count` and whole nodes
+    /// (what a restore checks before it keeps the image unbuilt).
+    pub(crate) fn fits(image: &TreeImage, count: usize) -> bool {
+        image.leaves.0.len() == count * 34
+            && image.nodes.len() == DEPTH as usize
+            && image.nodes.iter().all(|n| n.0.len() % 34 == 0)
+            && image.root.0.len() == 32
+    }
+
+    /// The tree an image keeps, with the names its leaves are in order of;
+    /// `None` when the image does not fit them.
+    pub(crate) fn from_image<'a>(
+        image: &TreeImage,
+        names: impl Iterator<Item = &'a str>,
+    ) -> Option<VersionTree> {
+        let mut tree = VersionTree::default();
+        let mut r = image.leaves.reader();
+        for name in names {
+            let (b, d) = next(&mut r)?;
+            tree.buckets
+                .entry(b)
+                .or_default()
+                .insert(name.to_string(), d);
+        }
+        if !r.done() {
+            return None;
+        }
+        if image.nodes.len() != DEPTH as usize {
+            return None;
+        }
+        for (level, blob) in image.nodes.iter().enumerate() {
+            let mut r = blob.reader();
+            while !r.done() {
+                let (k, d) = next(&mut r)?;
+                tree.nodes[level].insert(k, d);
+            }
+        }
+        tree.root.copy_from_slice(image.root.0.get(..32)?);
+        Some(tree)
+    }
 }
 
 fn bucket_of(name: &str) -> u16 {

@@ -16,11 +16,17 @@
 //   {type: "answer", callId, approve}  → {answered: true}
 //   {type: "activity", since?}         → ActivityRecord[]
 //   {type: "screenshot"}               → {dataUrl} of the last tab_screenshot, or null
+//   {type: "startup"}                  → how the runtime started: {restored, refused?}
 // The same functions are on `self.holaryn` (for tests and the worker console).
 //
 // MV3 forbids top-level await in service workers: the wasm loads lazily in
-// `ready()`, which every entry point awaits.
-import { HolarynRuntime, init } from "./vendor/holaryn/js/browser.mjs";
+// `ready()`, which every entry point awaits. Chrome stops the worker after
+// about 30 s idle; each wake restores the registry from the snapshot kept in
+// IndexedDB (rt.snapshot()) instead of registering the tools again, and
+// registers (and keeps a new snapshot) when there is none, it was kept by
+// another version of the extension, or the runtime refuses it (SnapshotError:
+// another Holaryn build, a changed byte).
+import { HolarynRuntime, init, SnapshotError } from "./vendor/holaryn/js/browser.mjs";
 
 const PROVIDER = { id: "browser", kind: "extension", displayName: "This browser" };
 const MAX_TEXT_CHARS = 20_000;
@@ -209,16 +215,61 @@ const host = {
   },
 };
 
+// ---- The registry's snapshot in IndexedDB: {version (the extension's), bytes}.
+const DB_NAME = "holaryn";
+const DB_STORE = "snapshot";
+const DB_KEY = "registry";
+
+/** Run `fn(store)` in one IndexedDB transaction; resolves to its request's result. */
+function stored(mode, fn) {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(DB_NAME, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore(DB_STORE);
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const req = fn(db.transaction(DB_STORE, mode).objectStore(DB_STORE));
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+      req.transaction.oncomplete = () => db.close();
+    };
+  });
+}
+const readSnapshot = () => stored("readonly", (s) => s.get(DB_KEY));
+const keepSnapshot = (entry) => stored("readwrite", (s) => s.put(entry, DB_KEY));
+
+/**
+ * The runtime: restored from the kept snapshot when it is this extension version's and the runtime
+ * accepts it, else registered (and its snapshot kept). `startup` says which.
+ */
+async function openRuntime() {
+  const version = chrome.runtime.getManifest().version;
+  const kept = await readSnapshot().catch(() => undefined);
+  let refused;
+  if (kept?.version === version && kept.bytes instanceof Uint8Array) {
+    try {
+      const rt = HolarynRuntime.restore(kept.bytes);
+      return { rt, startup: { restored: true, version: rt.version } };
+    } catch (e) {
+      if (!(e instanceof SnapshotError)) throw e;
+      refused = e.code; // another Holaryn build or a changed byte: register instead
+    }
+  }
+  const rt = new HolarynRuntime();
+  rt.registerTools(TOOLS);
+  await keepSnapshot({ version, bytes: rt.snapshot() }).catch((e) => console.warn("holaryn: snapshot not kept", e));
+  return { rt, startup: { restored: false, version: rt.version, ...(refused ? { refused } : {}) } };
+}
+
 let state;
 /** Load the wasm once and build the runtime and session (retried after a failure). */
 function ready() {
   state ??= init(chrome.runtime.getURL("vendor/holaryn/dist/web/holaryn_wasm_bg.wasm"))
-    .then(() => {
-      const rt = new HolarynRuntime();
-      rt.registerTools(TOOLS);
+    .then(openRuntime)
+    .then(({ rt, startup }) => {
       const session = rt.createSession({ dynamicDiscovery: true });
       session.setHost(host);
-      return { rt, session };
+      return { rt, session, startup };
     })
     .catch((e) => {
       state = undefined;
@@ -247,6 +298,21 @@ async function call(tool, args = {}) {
 /** Content-free activity records (no arguments, no outputs). */
 async function activity(since) {
   return (await ready()).rt.activity(since);
+}
+/** How this worker's runtime started: restored from the kept snapshot, or registered (and why). */
+async function startup() {
+  return (await ready()).startup;
+}
+/**
+ * Start the runtime again as a wake does (tests and the console; Chrome's own wake runs this
+ * module anew): the session and its handles go, the registry comes back from the snapshot.
+ */
+async function wake() {
+  if (waiting.size > 0) throw new Error("approvals are waiting: answer them first");
+  const old = await ready().catch(() => undefined);
+  state = undefined;
+  old?.rt.free?.();
+  return startup();
 }
 /** The approvals waiting for an answer, oldest first. */
 function pending() {
@@ -282,6 +348,7 @@ const HANDLERS = {
   answer: (m) => answer(m.callId, m.approve),
   activity: (m) => activity(m.since),
   screenshot: () => (lastScreenshot ? { dataUrl: lastScreenshot } : null),
+  startup: () => startup(),
 };
 
 /** Errors as plain data for the popup: typed runtime errors keep name, code and nextAction. */
@@ -317,5 +384,18 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   return true; // the reply is sent asynchronously
 });
 
-self.holaryn = { ready, search, inspect, table, call, pending, answer, activity };
+self.holaryn = {
+  ready,
+  search,
+  inspect,
+  table,
+  call,
+  pending,
+  answer,
+  activity,
+  startup,
+  wake,
+  readSnapshot,
+  keepSnapshot,
+};
 ready().catch((e) => console.error("holaryn: the runtime failed to load", e));

@@ -17,6 +17,7 @@ export const FILES = [
   "js/core.mjs",
   "js/wire.mjs",
   "js/wire-fields.mjs",
+  "dist/web/holaryn_build.js",
   "dist/web/holaryn_wasm.js",
   "dist/web/holaryn_wasm_bg.wasm",
   "dist/web/holaryn_code.js",

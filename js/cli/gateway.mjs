@@ -14,7 +14,9 @@ export const GATEWAY_USAGE = `usage:
                                            (catalog states, pending approvals, servers, the policy editor)
   --state DIR                              keep the gateway's state in DIR (created if missing): the
                                            working set of recently inspected tools, listed to every new
-                                           session, also of later gateway processes (one per command)
+                                           session, also of later gateway processes (one per command),
+                                           and the registry's snapshot, restored by a later gateway for
+                                           the same servers instead of registering their tools again
 
 FILE is an MCP client config: {"mcpServers": {"name": {"command", "args", "env"} |
 {"url", "headers"}}}, with holaryn's settings beside it under "holaryn":

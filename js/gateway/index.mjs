@@ -8,7 +8,7 @@ import { HolarynRuntime } from "../node.mjs";
 import { GatewayConfigError, loadGatewayConfig } from "./config.mjs";
 import { superviseServers } from "./downstream.mjs";
 import { createRelay } from "./proxy.mjs";
-import { openState } from "./state.mjs";
+import { openState, restoreRuntime, saveSnapshot, serversKey } from "./state.mjs";
 import { operatorDesk, savePolicyFile } from "./ui.mjs";
 import { createUpstream } from "./upstream.mjs";
 
@@ -49,12 +49,18 @@ export const IN_MEMORY_POLICY = "tool-policy.json (in memory: set holaryn.policy
 /**
  * Start a gateway: check everything first (a bad config or policy starts nothing), then connect the servers.
  * @param {{config: string | object, log?: (line: string) => void, timers?: object, ui?: boolean, stateDir?: string}} options
- *   `stateDir`: where the working set of recently inspected tools is kept across processes (`--state DIR`).
+ *   `stateDir`: where the working set of recently inspected tools and the registry's snapshot are kept
+ *   across processes (`--state DIR`; see js/gateway/state.mjs).
  */
 export async function startGateway({ config, log = () => {}, timers, ui = false, stateDir } = {}) {
   const cfg = typeof config === "string" ? await loadGatewayConfig(config) : config;
   const base = sessionOptionsOf(cfg);
-  const runtime = new HolarynRuntime({});
+  // The registry kept in the state directory for these servers, else a new one (servers register below).
+  const key = serversKey(cfg);
+  const restored = restoreRuntime(HolarynRuntime, stateDir, key, log);
+  const runtime = restored ?? new HolarynRuntime({});
+  let kept = restored ? runtime.version : null;
+  if (restored) log(`registry restored from ${stateDir} (${runtime.size} tools)`);
   // Create (and drop) one session now so a malformed policy or rule fails at start.
   runtime.createSession({ ...base, dynamicDiscovery: true }).close();
   let policy = base.projectPolicy ?? null;
@@ -93,6 +99,7 @@ export async function startGateway({ config, log = () => {}, timers, ui = false,
     relay,
   });
   await downstream.ready;
+  kept = saveSnapshot(runtime, stateDir, key, kept, log);
   const upstreams = new Set();
   const gateway = {
     runtime,
@@ -150,6 +157,7 @@ export async function startGateway({ config, log = () => {}, timers, ui = false,
     async close() {
       await Promise.all([...upstreams].map((u) => u.close()));
       state.save();
+      kept = saveSnapshot(runtime, stateDir, key, kept, log);
       await downstream.close();
     },
   };

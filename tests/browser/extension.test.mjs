@@ -1,7 +1,9 @@
 // The demo MV3 extension (js-demo/extension) loaded unpacked into headless
 // Chromium: its service worker loads the wasm, lists tabs, reads a served
 // page's text only after the popup approves, and the popup's Deny gives
-// approval_denied. Uses Debian's /usr/bin/chromium through playwright-core
+// approval_denied; a wake (simulated, then a real stop of the worker) restores
+// the registry from the snapshot kept in IndexedDB, and a refused snapshot
+// registers. Uses Debian's /usr/bin/chromium through playwright-core
 // (launchPersistentContext: extensions need a user data dir), offline flags.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -222,5 +224,64 @@ describe("the demo extension loaded unpacked in headless Chromium", () => {
     );
     for (const r of calls) assert.equal(r.provenance.providerId, "browser");
     assert.ok(!JSON.stringify(records).includes(CANARY), "no page text in the activity log");
+  });
+
+  test("a wake restores the registry from the snapshot in IndexedDB; a refused one registers", {
+    timeout: STEP_MS,
+  }, async () => {
+    const first = await inWorker(() => self.holaryn.startup());
+    assert.equal(first.restored, false, "a fresh profile registers (and keeps a snapshot)");
+    const seen = () =>
+      inWorker(async () => ({
+        rows: (await self.holaryn.table()).map((r) => [r.name, r.availability.state, r.availability.code]),
+        found: (await self.holaryn.search("read the text of a page")).results.map((r) => r.name),
+      }));
+    // A changed byte in the kept snapshot: SnapshotError, so the worker registers and keeps a new one.
+    await inWorker(async () => {
+      const kept = await self.holaryn.readSnapshot();
+      kept.bytes[kept.bytes.length >> 1] ^= 1;
+      await self.holaryn.keepSnapshot(kept);
+    });
+    const registered = await inWorker(() => self.holaryn.wake());
+    assert.deepEqual(registered, { restored: false, version: first.version, refused: "snapshot.refused" });
+    const fresh = await seen();
+    const restored = await inWorker(() => self.holaryn.wake());
+    assert.deepEqual(restored, { restored: true, version: first.version });
+    assert.deepEqual(await seen(), fresh, "the same states and search results as registering");
+    assert.equal(fresh.found[0], "page_text");
+    // The restored session calls through the gate as before (inspect first: a new session).
+    await inWorker(() => self.holaryn.inspect("tabs_list"));
+    const outcome = await inWorker(() => self.holaryn.call("tabs_list", {}));
+    assert.equal(outcome.status, "ok", JSON.stringify(outcome));
+  });
+
+  test("Chrome stopping the worker: the next message wakes a new one, which restores", {
+    timeout: STEP_MS,
+  }, async () => {
+    // This worker registered (a refused snapshot), so a `restored` answer can only come from a new one.
+    await inWorker(async () => {
+      const kept = await self.holaryn.readSnapshot();
+      kept.bytes[kept.bytes.length - 1] ^= 1;
+      await self.holaryn.keepSnapshot(kept);
+    });
+    const registered = await inWorker(() => self.holaryn.wake());
+    assert.equal(registered.restored, false);
+    const popup = await context.newPage();
+    try {
+      await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+      const cdp = await context.newCDPSession(popup);
+      await cdp.send("ServiceWorker.enable");
+      const stopped = new Promise((resolve) => worker.once("close", resolve));
+      await cdp.send("ServiceWorker.stopAllWorkers");
+      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      const reply = await popup.evaluate(() => chrome.runtime.sendMessage({ type: "startup" }));
+      assert.deepEqual(reply, { ok: true, value: { restored: true, version: registered.version } });
+      const found = await popup.evaluate(() =>
+        chrome.runtime.sendMessage({ type: "search", query: "read the text of a page" }),
+      );
+      assert.equal(found.value.results[0].name, "page_text");
+    } finally {
+      await popup.close();
+    }
   });
 });

@@ -12,6 +12,7 @@ import {
   InputError,
   PolicyError,
   SessionError,
+  SnapshotError,
   ToolError,
   expose,
   init,
@@ -114,6 +115,17 @@ export async function everything(): Promise<void> {
   const options: RuntimeOptions = { activityCapacity: 64, requireInputSchema: true };
   const bare = new HolarynRuntime();
   const rt = new HolarynRuntime(options);
+  const kept: Uint8Array = rt.snapshot();
+  let back: HolarynRuntime;
+  try {
+    back = HolarynRuntime.restore(kept, { activityCapacity: 64 });
+  } catch (e) {
+    if (!(e instanceof SnapshotError)) throw e;
+    const code: H.OutcomeCode = "snapshot.refused";
+    void [code, e.code];
+    back = new HolarynRuntime(options);
+  }
+  void back.version;
   const change: RegistryChange | null = rt.registerTools([spec]);
   const catalog: CatalogOptions = { providerId: "github", qualifyNames: true, source: "mcp", trust: "untrusted" };
   rt.registerCatalog("github.json", '{"tools": []}', catalog);

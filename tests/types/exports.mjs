@@ -14,6 +14,7 @@ export const HOLARYN = /** @type {const} */ ([
   "InputError",
   "ConfigError",
   "CodeError",
+  "SnapshotError",
   "typed",
   "expose",
   "init",

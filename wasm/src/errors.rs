@@ -23,7 +23,7 @@ const BASE: &str = "HolarynError";
 /// `js/core.mjs` and `js/index.d.ts` declare them from it ([`javascript`],
 /// [`typescript`]; a test fails when they drift, `HOLARYN_BLESS=1 cargo test
 /// -p holaryn-wasm errors` rewrites their generated part).
-const CLASSES: [ErrorClass; 9] = [
+const CLASSES: [ErrorClass; 10] = [
     ErrorClass {
         name: "DescriptorError",
         families: &["descriptor"],
@@ -68,6 +68,11 @@ const CLASSES: [ErrorClass; 9] = [
         name: "CodeError",
         families: &["code"],
         doc: "Bounded-code syntax, forbidden construct or limit.",
+    },
+    ErrorClass {
+        name: "SnapshotError",
+        families: &["snapshot"],
+        doc: "A snapshot refused by `HolarynRuntime.restore` (not one, another build, bytes changed): register instead.",
     },
 ];
 

@@ -17,6 +17,7 @@ mod host;
 mod runtime;
 mod session;
 mod shared;
+mod snapshot;
 mod types;
 mod wire;
 

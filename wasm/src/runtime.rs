@@ -6,7 +6,7 @@ use crate::session::HolarynSession;
 use crate::shared::Shared;
 use holaryn_core::SessionOptions;
 use holaryn_core::Update;
-use holaryn_core::{parse_catalog, parse_catalog_text, parse_provider_list, CatalogOptions};
+use holaryn_core::{parse_catalog, parse_catalog_text, CatalogOptions};
 use holaryn_core::{resolve_switch, ENV_CODE_MODE, ENV_DYNAMIC};
 use holaryn_core::{Runtime, ToolSpec};
 use holaryn_model::ProviderStatus;
@@ -26,11 +26,21 @@ pub struct HolarynRuntime {
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct RuntimeOptions {
+pub(crate) struct RuntimeOptions {
     #[serde(default)]
-    activity_capacity: Option<usize>,
+    pub(crate) activity_capacity: Option<usize>,
     #[serde(default)]
-    require_input_schema: bool,
+    pub(crate) require_input_schema: Option<bool>,
+}
+
+impl RuntimeOptions {
+    /// JS runtime options (undefined or null = defaults).
+    pub(crate) fn of(options: JsValue) -> Result<RuntimeOptions, JsValue> {
+        if options.is_undefined() || options.is_null() {
+            return Ok(RuntimeOptions::default());
+        }
+        from_js(options, "runtime options")
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -98,20 +108,28 @@ impl HolarynRuntime {
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "RuntimeOptions")] options: JsValue,
     ) -> Result<HolarynRuntime, JsValue> {
-        let opts: RuntimeOptions = if options.is_undefined() || options.is_null() {
-            RuntimeOptions::default()
-        } else {
-            from_js(options, "runtime options")?
-        };
+        let opts = RuntimeOptions::of(options)?;
         let mut rt = Runtime::new();
+        rt.set_require_input_schema(opts.require_input_schema.unwrap_or(false));
+        Ok(HolarynRuntime::around(rt, &opts))
+    }
+
+    /// The JS runtime around a core runtime (a new or restored one).
+    pub(crate) fn around(mut rt: Runtime, opts: &RuntimeOptions) -> HolarynRuntime {
         if let Some(c) = opts.activity_capacity {
             rt.set_activity_capacity(c);
         }
-        rt.set_require_input_schema(opts.require_input_schema);
         rt.set_code_compiler(Some(crate::code::compiler()));
-        Ok(HolarynRuntime {
+        // Listing prints keyed per runtime (a restored one too: a snapshot
+        // keeps no prints), so no catalog can aim at another text's print.
+        if let Ok(secret) = random_secret() {
+            let mut key = [0u8; 16];
+            key.copy_from_slice(&secret[..16]);
+            rt.set_listing_key(key);
+        }
+        HolarynRuntime {
             shared: Rc::new(Shared::new(rt)),
-        })
+        }
     }
 
     fn apply(&self, update: Update) -> Result<JsValue, JsValue> {
@@ -135,15 +153,19 @@ impl HolarynRuntime {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ToolSpec[]")] tools: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let values: Vec<Value> = from_js(tools, "tools")?;
-        let specs = js(values
-            .into_iter()
-            .map(holaryn_core::parse_spec_owned)
-            .collect::<Result<Vec<ToolSpec>, _>>())?;
-        self.apply(Update {
-            upsert: specs,
-            ..Update::default()
-        })
+        let text = crate::convert::json_text(&tools, "tools")?;
+        let Some(texts) = holaryn_core::list_elements(&text) else {
+            let values: Vec<Value> = from_js(tools, "tools")?; // not an array: that error
+            let specs = js(values
+                .into_iter()
+                .map(holaryn_core::parse_spec_owned)
+                .collect::<Result<Vec<ToolSpec>, _>>())?;
+            return self.apply(Update {
+                upsert: specs,
+                ..Update::default()
+            });
+        };
+        self.edit(|rt, now| rt.register_texts(&texts, now))
     }
 
     /// Register an MCP `tools/list` result (or tool array) as one provider, replacing its previous tools;
@@ -152,16 +174,17 @@ impl HolarynRuntime {
     pub fn register_catalog(
         &self,
         file: &str,
-        text: &str,
+        text: &js_sys::JsString,
         #[wasm_bindgen(unchecked_optional_param_type = "CatalogOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let opts = catalog_options(options)?;
-        let list = js(parse_provider_list(file, text, &opts))?;
-        if list.specs.is_empty() && list.skipped.is_empty() {
+        let text = crate::convert::text_of(text, "catalog text")?; // long text: one native encode
+        let read = js(self.shared.core_ref()?.read_catalog(file, &text, &opts))?;
+        if read.is_empty() {
             return Ok(JsValue::NULL); // an empty catalog changes nothing
         }
         self.edit(|rt, now| {
-            let sync = rt.sync_provider_list(list, now)?;
+            let sync = rt.sync_catalog_read(read, now)?;
             Ok(sync.into_change(rt.registry().version()))
         })
     }
@@ -173,12 +196,13 @@ impl HolarynRuntime {
     pub fn sync_catalog(
         &self,
         file: &str,
-        text: &str,
+        text: &js_sys::JsString,
         #[wasm_bindgen(unchecked_optional_param_type = "CatalogOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let opts = catalog_options(options)?;
-        let list = js(parse_provider_list(file, text, &opts))?;
-        self.edit(|rt, now| rt.sync_provider_list(list, now))
+        let text = crate::convert::text_of(text, "catalog text")?; // long text: one native encode
+        let read = js(self.shared.core_ref()?.read_catalog(file, &text, &opts))?;
+        self.edit(|rt, now| rt.sync_catalog_read(read, now))
     }
 
     /// Remove a provider: every tool it registered, its status and its skipped tools.
@@ -195,9 +219,16 @@ impl HolarynRuntime {
         provider_id: &str,
         #[wasm_bindgen(unchecked_param_type = "ToolSpec[]")] tools: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let values: Vec<Value> = from_js(tools, "tools")?;
+        let text = crate::convert::json_text(&tools, "tools")?;
+        let Some(texts) = holaryn_core::list_elements(&text) else {
+            let values: Vec<Value> = from_js(tools, "tools")?; // not an array: that error
+            return self.edit(|rt, now| {
+                let sync = rt.sync_provider_values(provider_id, values, now)?;
+                Ok(sync.into_change(rt.registry().version()))
+            });
+        };
         self.edit(|rt, now| {
-            let sync = rt.sync_provider_values(provider_id, values, now)?;
+            let sync = rt.sync_provider_texts(provider_id, &texts, now)?;
             Ok(sync.into_change(rt.registry().version()))
         })
     }

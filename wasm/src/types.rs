@@ -46,7 +46,10 @@ export interface ToolDescriptor {
 /** The older draft a schema without `$schema` is read in (`draft-04`, `draft-06`, `draft-07`, `2019-09`), and why. */
 export interface SchemaDialect { draft: string; reason: string; }
 
-/** Options of `new HolarynRuntime(options?)`. */
+/**
+ * Options of `new HolarynRuntime(options?)` and `HolarynRuntime.restore(bytes, options?)` (there,
+ * `requireInputSchema` comes from the snapshot; giving the other value refuses it: register instead).
+ */
 export interface RuntimeOptions {
   /** How many activity records the ring keeps (default 1024, at least 1); the oldest are dropped first (`activity(since)`). */
   activityCapacity?: number;

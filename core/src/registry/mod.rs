@@ -11,8 +11,12 @@
 //! re-list skipped (`core/src/registry/skipped.rs`) are kept per provider beside the
 //! tools and are no part of the version: the model never sees them.
 
+pub(crate) mod image;
+mod listings;
 mod skipped;
+mod wire;
 
+pub use listings::Print;
 pub use skipped::{Listing, SkippedTool};
 
 use crate::schemas::SchemaPool;
@@ -84,6 +88,12 @@ pub struct Update {
     /// them (catalog entries that are no tool). The re-list's skipped tools,
     /// these first, replace the provider's previous ones.
     pub skipped: Vec<SkippedTool>,
+    /// The print of each `upsert` spec's listing text, when it came as text
+    /// (same positions; missing = none): see `core/src/registry/listings.rs`.
+    pub prints: Vec<Option<Print>>,
+    /// Registered tools listed again from the very text they came from
+    /// ([`Registry::listed`]): kept as they are, never re-read.
+    pub unchanged: Vec<String>,
 }
 
 /// The canonical registry.
@@ -99,14 +109,18 @@ pub struct Registry {
     schemas: SchemaPool,
     /// Hash tree over (name, tool version): the tools part of the version.
     tree: VersionTree,
+    /// A restored registry's tree as the snapshot kept it, built into
+    /// `tree` at the first change (a restore that changes nothing never pays for it).
+    kept_tree: Option<crate::version_tree::TreeImage>,
     /// Per provider, the tools its last re-list skipped (not part of the version).
     skipped: BTreeMap<String, Vec<SkippedTool>>,
-    wire_names: std::cell::OnceCell<BTreeMap<String, String>>,
-    /// Wire name → canonical name, for every tool whose name is not provider-safe.
-    wire_index: std::cell::OnceCell<BTreeMap<String, String>>,
-    /// Canonical name → wire name, for the same tools ([`Registry::call_name`]:
-    /// one hash look-up per search result instead of the rule).
-    call_names: std::cell::OnceCell<std::collections::HashMap<String, String>>,
+    /// Wire names, kept up to date per change.
+    wire: wire::WireTable,
+    /// Prints of the texts tools were registered from.
+    listings: listings::Listings,
+    /// Provider id → its tools' canonical names (a re-list or status change
+    /// visits only that provider's tools).
+    by_provider: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Registry {
@@ -167,14 +181,11 @@ impl Registry {
         })
     }
 
-    /// The tools whose wire name is not their preferred one, computed once
-    /// per registry version (the rule: [`holaryn_model::wire_names`]).
+    /// The tools whose wire name is not their preferred one, tagged once per
+    /// registry version (the rule: [`holaryn_model::wire_names`]; which tools
+    /// it applies to is kept up to date per change).
     pub fn wire_names(&self) -> &BTreeMap<String, String> {
-        self.wire_names.get_or_init(|| {
-            holaryn_model::wire_names(self.tools.keys().map(String::as_str), &|w| {
-                self.get(w).is_some()
-            })
-        })
+        self.wire.tagged(&|w| self.get(w).is_some())
     }
 
     /// The wire name of a registry tool: its canonical name when provider-safe,
@@ -190,36 +201,16 @@ impl Registry {
             .unwrap_or_else(|| holaryn_model::wire_name(canonical))
     }
 
-    /// [`Registry::wire_of`] of a registered tool whose name is not
-    /// provider-safe (computed once per registry version); `None` for any
-    /// other name.
-    pub fn registered_wire(&self, canonical: &str) -> Option<&str> {
-        let names = self.call_names.get_or_init(|| {
-            self.tools
-                .keys()
-                .filter(|n| !holaryn_model::is_provider_safe(n))
-                .map(|n| (n.clone(), self.wire_of(n)))
-                .collect()
-        });
-        names.get(canonical).map(String::as_str)
-    }
-
     /// The canonical name a wire name stands for under this registry version
-    /// (the inverse of [`Registry::wire_of`]; computed once per version).
+    /// (the inverse of [`Registry::wire_of`]).
     pub fn by_wire(&self, wire: &str) -> Option<&str> {
         if holaryn_model::is_provider_safe(wire) {
             if let Some((name, _)) = self.tools.get_key_value(wire) {
                 return Some(name.as_str());
             }
         }
-        let index = self.wire_index.get_or_init(|| {
-            self.tools
-                .keys()
-                .filter(|n| !holaryn_model::is_provider_safe(n))
-                .map(|n| (self.wire_of(n), n.clone()))
-                .collect()
-        });
-        index.get(wire).map(String::as_str)
+        let canonical = self.wire.canonical_of(wire, &|w| self.get(w).is_some())?;
+        self.tools.get_key_value(canonical).map(|(n, _)| n.as_str())
     }
 
     /// The status of a provider (connected unless told otherwise).
@@ -268,6 +259,30 @@ impl Registry {
             }
         }
         out
+    }
+
+    /// Key the prints of listing texts (see `core/src/registry/listings.rs`);
+    /// forgets the prints taken so far.
+    pub fn set_listing_key(&mut self, key: [u8; 16]) {
+        self.listings.set_key(key);
+    }
+
+    /// The print of a listing text, and the registered tool that came from
+    /// that exact text, if one did.
+    pub fn listed(&self, text: &str) -> (Print, Option<&Entry>) {
+        let print = self.listings.print(text);
+        (print, self.listed_print(print))
+    }
+
+    /// [`Registry::listed`] for a text read in a context (a catalog's
+    /// provider and options): its print covers both.
+    pub fn listed_in(&self, context: &str, text: &str) -> (Print, Option<&Entry>) {
+        let print = self.listings.print_in(context, text);
+        (print, self.listed_print(print))
+    }
+
+    fn listed_print(&self, print: Print) -> Option<&Entry> {
+        self.listings.tool(print).and_then(|n| self.tools.get(n))
     }
 
     /// Register (add or replace) tools from host JSON values, atomically.
@@ -348,11 +363,15 @@ impl Registry {
             skipped.push(listing.skip(&e));
             Ok(())
         };
+        let unchanged: BTreeSet<&String> = update.unchanged.iter().collect();
         let mut upserted: BTreeMap<String, Entry> = BTreeMap::new();
-        for spec in update.upsert {
+        // Listing prints of the upserted tools, set once nothing can fail.
+        let mut prints: BTreeMap<String, Print> = BTreeMap::new();
+        for (i, spec) in update.upsert.into_iter().enumerate() {
+            let print = update.prints.get(i).copied().flatten();
             let listing = skipping.then(|| Listing::of_spec(&spec));
             let checked = normalise(spec, &self.metas, &self.schemas).and_then(|n| {
-                if upserted.contains_key(&n.0.name) {
+                if upserted.contains_key(&n.0.name) || unchanged.contains(&n.0.name) {
                     return Err(Error::new(
                         ErrorCode::DescriptorDuplicateName,
                         format!("`{}` appears twice in one registration", n.0.name),
@@ -370,6 +389,9 @@ impl Registry {
                 }
                 (Err(e), None) => return Err(e),
             };
+            if let Some(p) = print {
+                prints.insert(desc.name.clone(), p);
+            }
             upserted.insert(
                 desc.name.clone(),
                 Entry {
@@ -380,19 +402,22 @@ impl Registry {
             );
         }
         if let Some(provider) = &update.sync_provider {
-            for (name, e) in &self.tools {
-                if e.descriptor.provider.id == *provider && !upserted.contains_key(name) {
+            for name in self.by_provider.get(provider).into_iter().flatten() {
+                if !upserted.contains_key(name) && !unchanged.contains(name) {
                     removed.insert(name.clone());
                 }
             }
         }
         let mut puts: BTreeMap<String, Entry> = BTreeMap::new();
+        // Upserted tools equal to the registered ones (kept, their prints taken).
+        let mut kept: Vec<String> = Vec::new();
         for (name, entry) in upserted {
             if let Some(old) = self.tools.get(&name) {
                 let same = old.descriptor.version == entry.descriptor.version;
                 if removed.contains(&name) {
                     if same {
                         removed.remove(&name); // removed and re-added unchanged
+                        kept.push(name);
                     } else {
                         puts.insert(name, entry);
                     }
@@ -415,6 +440,7 @@ impl Registry {
                     continue;
                 }
                 if same {
+                    kept.push(name);
                     continue; // identical content: keep the old entry
                 }
             }
@@ -460,6 +486,12 @@ impl Registry {
                 self.skipped.insert(provider.clone(), skipped);
             }
         }
+        // Prints are no content: a kept tool takes its new text's print even when nothing changes.
+        for name in &kept {
+            if let Some(p) = prints.get(name) {
+                self.listings.set(name, *p);
+            }
+        }
         if removed.is_empty()
             && puts.is_empty()
             && providers == self.providers
@@ -468,20 +500,35 @@ impl Registry {
             return Ok(None);
         }
         // Nothing below can fail: commit.
+        self.unpack_tree();
         let mut added = Vec::new();
         let mut changed = BTreeSet::new();
         for name in &removed {
             if let Some(old) = self.tools.remove(name) {
                 self.drop_aliases(&old);
+                self.wire.remove(name, &old.descriptor.aliases);
+                self.leave_provider(&old);
             }
+            self.listings.forget(name);
             self.tree.remove(name);
         }
         for (name, entry) in puts {
             if let Some(old) = self.tools.get(&name).cloned() {
                 self.drop_aliases(&old);
+                self.wire.remove(&name, &old.descriptor.aliases);
+                self.leave_provider(&old);
                 changed.insert(name.clone());
             } else {
                 added.push(name.clone());
+            }
+            self.by_provider
+                .entry(entry.descriptor.provider.id.clone())
+                .or_default()
+                .insert(name.clone());
+            self.wire.add(&name, &entry.descriptor.aliases);
+            match prints.get(&name) {
+                Some(p) => self.listings.set(&name, *p),
+                None => self.listings.forget(&name),
             }
             for alias in &entry.descriptor.aliases {
                 self.aliases.insert(alias.clone(), name.clone());
@@ -494,19 +541,19 @@ impl Registry {
             .chain(self.providers.keys())
             .filter(|id| providers.get(*id) != self.providers.get(*id))
             .collect();
-        if !moved.is_empty() {
-            for (name, e) in &self.tools {
-                if moved.contains(&e.descriptor.provider.id) && !added.contains(name) {
+        for id in moved {
+            for name in self.by_provider.get(id).into_iter().flatten() {
+                if !added.contains(name) {
                     changed.insert(name.clone());
                 }
             }
         }
         self.providers = providers;
         self.policy_digest = policy_digest;
-        // Wire names are per registry version: recomputed on first use.
-        self.wire_names.take();
-        self.wire_index.take();
-        self.call_names.take();
+        // Wire names: who keeps a preferred name is settled now (O(change)), tags on first use.
+        let (tools, aliases) = (&self.tools, &self.aliases);
+        self.wire
+            .settle(&|w| tools.contains_key(w) || aliases.contains_key(w));
         let new_version = self.compute_version();
         let old_version = std::mem::replace(&mut self.version, new_version.clone());
         self.generation += 1;
@@ -540,11 +587,36 @@ impl Registry {
         false
     }
 
+    fn leave_provider(&mut self, old: &Entry) {
+        let id = &old.descriptor.provider.id;
+        if let Some(names) = self.by_provider.get_mut(id) {
+            names.remove(&old.descriptor.name);
+            if names.is_empty() {
+                self.by_provider.remove(id);
+            }
+        }
+    }
+
     fn drop_aliases(&mut self, old: &Entry) {
         for alias in &old.descriptor.aliases {
             if self.aliases.get(alias) == Some(&old.descriptor.name) {
                 self.aliases.remove(alias);
             }
+        }
+    }
+
+    /// Build the tree a snapshot kept (its leaves in name order), once.
+    fn unpack_tree(&mut self) {
+        if let Some(kept) = self.kept_tree.take() {
+            // A kept tree that does not fit (checked at restore) is rebuilt: a hash per tool.
+            self.tree = VersionTree::from_image(&kept, self.tools.keys().map(String::as_str))
+                .unwrap_or_else(|| {
+                    let mut tree = VersionTree::new();
+                    for (name, e) in &self.tools {
+                        tree.set(name, &e.descriptor.version);
+                    }
+                    tree
+                });
         }
     }
 

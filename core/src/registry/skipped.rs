@@ -53,6 +53,19 @@ pub struct SkippedTool {
     pub next_action: String,
 }
 
+holaryn_model::packed!(SkippedTool {
+    name,
+    local_name,
+    provider,
+    source,
+    trust,
+    code,
+    field,
+    pointer,
+    message,
+    next_action,
+});
+
 /// What names a listed tool, taken before it is validated (its schemas are
 /// not copied), so a refusal can be kept as a [`SkippedTool`].
 #[derive(Debug, Clone)]

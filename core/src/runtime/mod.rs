@@ -11,9 +11,11 @@
 // data types they share are in `api`. The crate root re-exports their public
 // types, so this file never imports a verb file (no import circle).
 pub(crate) mod api;
+pub(crate) mod catalog_read;
 pub(crate) mod deferred;
 mod discovery;
 mod inspect;
+pub(crate) mod listed;
 pub(crate) mod model_call;
 pub(crate) mod providers;
 pub(crate) mod semantic;
@@ -136,6 +138,9 @@ pub struct Runtime {
     pub(crate) code_compiler: Option<holaryn_code::Compiler>,
     /// Tools recently loaded by sessions that share it (`crate::working_set`).
     pub(crate) working_set: WorkingSet,
+    /// The handle epoch sessions start at: above every epoch of the runtime
+    /// a snapshot was taken of, so its handles are stale here (`crate::snapshot`).
+    pub(crate) handle_epoch: u32,
 }
 
 impl Default for Runtime {
@@ -161,6 +166,7 @@ impl Runtime {
             embed_docs: None,
             code_compiler: None,
             working_set: WorkingSet::default(),
+            handle_epoch: 0,
         }
     }
 
@@ -210,10 +216,7 @@ impl Runtime {
         if holaryn_model::is_provider_safe(canonical) {
             return None; // its own wire name
         }
-        let wire = match self.registry.registered_wire(canonical) {
-            Some(w) => w.to_string(),
-            None => self.registry.wire_of(canonical),
-        };
+        let wire = self.registry.wire_of(canonical);
         (wire != canonical).then_some(wire)
     }
 
@@ -436,7 +439,8 @@ impl Runtime {
         secret: &[u8],
         now_ms: u64,
     ) -> Result<String> {
-        let session = Session::new(&self.registry, options, secret, now_ms)?;
+        let mut session = Session::new(&self.registry, options, secret, now_ms)?;
+        session.handles.start_at(self.handle_epoch);
         if self.sessions.contains_key(&session.id) {
             return Err(Error::new(
                 ErrorCode::SessionInvalidOptions,

@@ -2,6 +2,7 @@
 //! the registry refuses skipped and kept ([`SkippedTool`]) while the rest
 //! register.
 
+use super::listed::Read;
 use super::Runtime;
 use crate::activity::ActivityRecord;
 use crate::catalog::{ProviderList, Renamed};
@@ -106,20 +107,46 @@ impl Runtime {
     /// same way (a re-list that skips the same tool again records nothing
     /// new; the Capability Center row stays).
     pub fn sync_provider_list(&mut self, list: ProviderList, now_ms: u64) -> Result<ProviderSync> {
+        self.sync_listed(list, Read::default(), now_ms)
+    }
+
+    /// [`Runtime::sync_provider_list`] with what reading the list's texts
+    /// found: the prints of `list.specs` and the tools listed unchanged.
+    pub(crate) fn sync_listed(
+        &mut self,
+        list: ProviderList,
+        read: Read,
+        now_ms: u64,
+    ) -> Result<ProviderSync> {
         let ProviderList {
             provider,
             mut specs,
             mut skipped,
             renamed,
         } = list;
+        let Read {
+            mut prints,
+            unchanged,
+            ..
+        } = read;
         if self.require_input_schema {
-            specs.retain(|spec| match crate::validate::require_input_schema(spec) {
-                Ok(()) => true,
-                Err(e) => {
-                    skipped.push(Listing::of_spec(spec).skip(&e));
-                    false
+            prints.resize(specs.len(), None);
+            let mut kept = prints.into_iter();
+            let mut keep_prints = Vec::with_capacity(specs.len());
+            specs.retain(|spec| {
+                let print = kept.next().flatten();
+                match crate::validate::require_input_schema(spec) {
+                    Ok(()) => {
+                        keep_prints.push(print);
+                        true
+                    }
+                    Err(e) => {
+                        skipped.push(Listing::of_spec(spec).skip(&e));
+                        false
+                    }
                 }
             });
+            prints = keep_prints;
         }
         let before = self.registry.skipped_of(&provider.id).to_vec();
         let update = Update {
@@ -127,6 +154,8 @@ impl Runtime {
             sync_provider: Some(provider.id.clone()),
             skip_refused: true,
             skipped,
+            prints,
+            unchanged,
             ..Update::default()
         };
         let change = self.update(update, now_ms)?;

@@ -79,6 +79,9 @@ codes! {
     InputInvalid = "input.invalid", "an input is invalid";
     /// Imported embeddings are from another model or of another dimension.
     EmbeddingsMismatch = "input.embeddings_mismatch", "the embeddings are from another model or dimension";
+    /// A snapshot is refused: not one, another format version, bytes changed,
+    /// or made by another build; the host registers its tools instead.
+    SnapshotRefused = "snapshot.refused", "the snapshot is unreadable or from another build";
     /// A configuration value (e.g. an environment switch) is invalid.
     ConfigInvalid = "config.invalid", "a configuration value is invalid";
     /// Bounded code: the source does not parse.
@@ -234,6 +237,19 @@ impl fmt::Display for Code {
 impl Serialize for Code {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+
+/// A snapshot keeps a code as its position in [`Code::ALL`].
+impl crate::pack::Pack for Code {
+    fn pack(&self, out: &mut crate::blob::Blob) {
+        let at = Code::ALL.iter().position(|c| c == self).unwrap_or(0);
+        out.varint(at as u64);
+    }
+}
+impl crate::pack::Unpack for Code {
+    fn unpack(r: &mut crate::blob::Reader<'_>) -> Option<Self> {
+        Code::ALL.get(usize::try_from(r.varint()?).ok()?).copied()
     }
 }
 

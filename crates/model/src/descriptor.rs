@@ -350,6 +350,52 @@ pub struct SummarySpan {
     cut: bool,
 }
 
+packed!(SummarySpan { start, end, cut });
+packed!(Provider {
+    id,
+    kind,
+    display_name,
+    version,
+    origin,
+    description
+});
+
+// How a snapshot keeps the descriptor's enums (`core/src/snapshot`): by position.
+packed_enum!(Source {
+    Native,
+    Mcp,
+    Skill,
+    SlashCommand,
+    Browser,
+    Extension,
+    ConnectedApp
+});
+packed_enum!(Trust {
+    Builtin,
+    Trusted,
+    Untrusted
+});
+packed_enum!(Visibility {
+    ModelVisible,
+    Hidden
+});
+packed_enum!(Invokability {
+    Callable,
+    CatalogOnly
+});
+packed_enum!(ApprovalMode { Auto, Ask, Never });
+packed_enum!(ToolRole {
+    Ordinary,
+    Bridge,
+    LegacyScript,
+    CodeMode
+});
+packed_enum!(ProviderStatus {
+    Connected,
+    Disconnected,
+    NeedsAuth
+});
+
 impl SummarySpan {
     /// The span of `description`'s summary.
     pub fn of(description: &str) -> SummarySpan {

@@ -317,26 +317,54 @@ pub fn wire_names<'a>(
         .filter(|n| !is_provider_safe(n))
         .map(|n| (n, wire_name(n)))
         .collect();
-    let mut preferred: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut preferred: BTreeMap<&str, usize> = BTreeMap::new();
     for (_, base) in &bases {
         *preferred.entry(base.as_str()).or_default() += 1;
     }
+    let tagged = bases.iter().filter(|(_, base)| {
+        let sharing = preferred.get(base.as_str()).copied().unwrap_or(0);
+        wire_contested(base, sharing, is_registered)
+    });
+    tag_wire_names(
+        tagged.map(|(canonical, base)| (*canonical, base.as_str())),
+        is_registered,
+        &|w| preferred.contains_key(w),
+    )
+}
+
+/// True when a tool whose preferred wire name is `base` does not get it
+/// ([`wire_names`]' rule): `sharing` tools prefer `base` (this one
+/// included), or `base` is a registered name or alias, reserved or
+/// handle-like.
+pub fn wire_contested(base: &str, sharing: usize, is_registered: &dyn Fn(&str) -> bool) -> bool {
+    sharing != 1 || is_registered(base) || is_reserved_wire(base)
+}
+
+/// The hash-tagged wire names of `contested` ((canonical, preferred wire
+/// name) in canonical-name order, each one [`wire_contested`] says does not
+/// keep its preferred name): the first tagged form of each that is no
+/// registered name or alias, reserved, anyone's preferred name
+/// (`is_preferred`) or already given out. The second half of [`wire_names`],
+/// for a registry that keeps its contested names up to date itself.
+pub fn tag_wire_names<'a>(
+    contested: impl Iterator<Item = (&'a str, &'a str)>,
+    is_registered: &dyn Fn(&str) -> bool,
+    is_preferred: &dyn Fn(&str) -> bool,
+) -> BTreeMap<String, String> {
     let clear = |w: &str| !is_registered(w) && !is_reserved_wire(w);
     let mut used: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut tagged_names = BTreeMap::new();
-    for (canonical, base) in &bases {
-        if preferred.get(base.as_str()) == Some(&1) && clear(base) {
-            continue; // its preferred wire name (never in `used`: tags avoid every preferred name)
-        }
+    for (canonical, base) in contested {
         // A handle-like base stays handle-like when tagged: step off the prefix.
+        // (Never in `used` untagged: tags avoid every preferred name.)
         let stem = match base.strip_prefix(HANDLE_PREFIX) {
             Some(rest) => format!("tool_h_{rest}"),
-            None => base.clone(),
+            None => base.to_string(),
         };
         let mut round = 0;
         let wire = loop {
             let w = tagged(&stem, canonical, round);
-            if clear(&w) && !preferred.contains_key(w.as_str()) && !used.contains(&w) {
+            if clear(&w) && !is_preferred(&w) && !used.contains(&w) {
                 break w;
             }
             round += 1;

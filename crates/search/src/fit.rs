@@ -127,6 +127,12 @@ pub(crate) struct Fit {
     pub numeric: Kinds,
 }
 
+holaryn_model::packed!(Fit {
+    kinds,
+    many,
+    numeric
+});
+
 /// Number-typed parameters that page or bound a result are not "numbers".
 const PAGING: &[&str] = &[
     "limit", "page", "offset", "per", "max", "count", "size", "top", "skip", "timeout", "depth",

@@ -257,35 +257,45 @@ impl<'a> Label<'a> {
 /// fresh [`SearchIndex::build`] of the same tools (same scores, same order).
 #[derive(Debug, Default, Clone)]
 pub struct SearchIndex {
-    store: Store,
+    pub(super) store: Store,
     /// Per-slot accumulators reused by every search (all zero between searches).
     scratch: std::cell::RefCell<Scratch>,
     /// Per slot: the entity kinds its tool's parameters take (see `fit`).
-    kinds: Vec<Fit>,
+    pub(super) kinds: Vec<Fit>,
     /// Per entity kind: the slots whose tools' parameters take it, sorted.
-    kind_docs: Vec<Vec<u32>>,
+    pub(super) kind_docs: Vec<Vec<u32>>,
     /// Per identifier-like schema field name (lower case): the slots whose
     /// tools' input schemas have it, sorted (see [`field_names`]).
-    field_docs: std::collections::HashMap<String, Vec<u32>>,
+    pub(super) field_docs: std::collections::HashMap<String, Vec<u32>>,
     /// Parameter kinds per shared input schema (see [`KindsMemo`]).
-    kinds_memo: KindsMemo,
+    pub(super) kinds_memo: KindsMemo,
     /// Spaced tool names a request may spell (see `search/mention.rs`).
-    mentions: Mentions,
+    pub(super) mentions: Mentions,
     /// Words of providers' ids and display names (see `search/provider.rs`).
-    providers: Providers,
+    pub(super) providers: Providers,
 }
 
 /// The parameter kinds of each input schema in use, by the address of its
 /// shared copy: tools sharing a schema (the registry pools them) walk it once.
 /// The weak reference keeps the address from being reused while it is a key.
 #[derive(Debug, Default, Clone)]
-struct KindsMemo {
+pub(super) struct KindsMemo {
     by_schema: std::collections::HashMap<usize, (std::sync::Weak<Value>, Fit)>,
     /// Size after the last sweep of dead entries.
     swept: usize,
 }
 
 impl KindsMemo {
+    /// Remember `fit` as the kinds of `tool`'s input schema (a restored
+    /// index: the kinds were walked when the snapshot's index was built).
+    pub(super) fn remember(&mut self, tool: &ToolDescriptor, fit: Fit) {
+        let key = Arc::as_ptr(&tool.input_schema) as usize;
+        self.by_schema
+            .entry(key)
+            .or_insert_with(|| (Arc::downgrade(&tool.input_schema), fit));
+        self.swept = self.by_schema.len();
+    }
+
     /// [`param_kinds`] of `tool`, walked once per live schema.
     fn kinds(&mut self, tool: &ToolDescriptor) -> Fit {
         let key = Arc::as_ptr(&tool.input_schema) as usize;

@@ -31,6 +31,7 @@ mod embed;
 mod entities;
 mod fit;
 mod fuse;
+mod image;
 mod index;
 mod lexicon;
 mod mention;
@@ -47,6 +48,7 @@ mod text;
 mod values;
 
 // The index and its rankings.
+pub use image::IndexImage;
 pub use index::{Ranking, SearchHit, SearchIndex};
 pub use nothing::Evidence;
 // Host embeddings: the text embedded per tool, its cache key, the meaning

@@ -45,6 +45,8 @@ pub(super) struct Mentions {
     firsts: HashMap<String, u32>,
 }
 
+holaryn_model::packed!(Mentions { phrases, firsts });
+
 /// The spaced multi-word forms of a tool's names (each once).
 fn spaced_names(t: &ToolDescriptor) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -104,6 +106,14 @@ fn add(d: u32, s: f32, out: &mut Vec<(u32, f32)>) {
 }
 
 impl Mentions {
+    /// True when every slot named is below `slots` (a restored index's check).
+    pub(crate) fn within(&self, slots: usize) -> bool {
+        self.phrases
+            .values()
+            .flatten()
+            .all(|s| (*s as usize) < slots)
+    }
+
     /// Add (or, with `add` false, remove) the tool in `slot` under its spaced names.
     pub(crate) fn set(&mut self, slot: u32, tool: &ToolDescriptor, add: bool) {
         for key in spaced_names(tool) {

@@ -10,12 +10,14 @@
 //! re-derived by [`Store::refresh`] (one multiply-add per document and field).
 
 use super::text::{each_term, exact_key};
-use holaryn_model::{SummarySpan, ToolDescriptor};
+use holaryn_model::{Blob, Pack, Reader, SummarySpan, ToolDescriptor, Unpack};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// Number of indexed fields.
 pub(super) const FIELDS: usize = 7;
+/// One value per field.
+type PerField<T> = [T; FIELDS];
 /// Per-field weights.
 pub(super) const WEIGHTS: [f32; FIELDS] = [3.0, 2.0, 1.0, 0.6, 1.2, 1.0, 0.5];
 /// Per-field length normalisation.
@@ -33,7 +35,7 @@ pub(super) struct Posting {
     /// Bit `f` set when field `f` holds the term.
     pub fields: u8,
     /// Count per field; [`TF_OVERFLOW`] means "see `big_tf`".
-    tf: [u8; FIELDS],
+    tf: PerField<u8>,
 }
 
 /// One indexed tool.
@@ -48,6 +50,87 @@ pub(super) struct Doc {
     /// Where the tool's summary lies in its description.
     pub summary: SummarySpan,
 }
+
+/// The `why` texts of exact-name keys, by their index in a [`StoreImage`].
+const WHYS: [&str; 3] = ["exact name", "exact provider/name", "alias"];
+
+/// One exact-name key's documents, each `why` kept as its index in
+/// [`WHYS`] and read straight back into the index's form.
+#[derive(Debug, Clone)]
+pub(crate) struct Hits(Vec<(u32, f32, &'static str)>);
+
+/// Write one key's hits as [`Hits`] reads them.
+fn pack_hits(hits: &[(u32, f32, &'static str)], out: &mut Blob) {
+    out.varint(hits.len() as u64);
+    for (doc, boost, why) in hits {
+        doc.pack(out);
+        boost.pack(out);
+        out.0
+            .push(WHYS.iter().position(|w| w == why).unwrap_or(0) as u8);
+    }
+}
+
+impl Pack for Hits {
+    fn pack(&self, out: &mut Blob) {
+        pack_hits(&self.0, out);
+    }
+}
+
+impl Unpack for Hits {
+    fn unpack(r: &mut Reader<'_>) -> Option<Self> {
+        let n = r.count()?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (doc, boost) = (u32::unpack(r)?, f32::unpack(r)?);
+            out.push((doc, boost, *WHYS.get(r.byte()? as usize)?));
+        }
+        Some(Hits(out))
+    }
+}
+
+/// A [`Doc`] as a snapshot keeps it: all but the tool, which the snapshot
+/// keeps once (the registry's copy) and hands back by slot.
+#[derive(Debug, Clone)]
+pub(crate) struct DocImage {
+    lens: PerField<u32>,
+    weight: f32,
+    summary: SummarySpan,
+}
+
+/// A [`Store`] as a snapshot keeps it (`crate::image`): what indexing
+/// computed, field by field; the look-up maps (`vocab`, `ids`, `by_name`)
+/// are rebuilt from `terms` and the tools, the norms by one refresh.
+#[derive(Debug, Clone)]
+pub(crate) struct StoreImage {
+    docs: Vec<Option<DocImage>>,
+    free_docs: Vec<u32>,
+    terms: Vec<String>,
+    /// Every term's postings, packed ([`pack_postings`]).
+    postings: Blob,
+    free_terms: Vec<u32>,
+    big_tf: Vec<((u32, u32), PerField<u16>)>,
+    /// Exact-name key → (doc, boost, why).
+    exact: Vec<(String, Hits)>,
+    len_sum: PerField<u64>,
+    live: usize,
+}
+
+holaryn_model::packed!(DocImage {
+    lens,
+    weight,
+    summary
+});
+holaryn_model::packed!(StoreImage {
+    docs,
+    free_docs,
+    terms,
+    postings,
+    free_terms,
+    big_tf,
+    exact,
+    len_sum,
+    live,
+});
 
 /// Slots, vocabulary, postings and statistics.
 #[derive(Debug, Default, Clone)]
@@ -64,17 +147,172 @@ pub(super) struct Store {
     postings: Vec<Vec<Posting>>,
     free_terms: Vec<u32>,
     /// Exact counts that do not fit a byte: (term, doc) → counts.
-    big_tf: HashMap<(u32, u32), [u16; FIELDS]>,
+    big_tf: HashMap<(u32, u32), PerField<u16>>,
     /// Exact-name key → (doc, boost, why).
     pub exact: HashMap<String, Vec<(u32, f32, &'static str)>>,
-    len_sum: [u64; FIELDS],
+    len_sum: PerField<u64>,
     live: usize,
     /// Per slot and field: `WEIGHTS[f] / norm` at the current average lengths.
     norms: Vec<[f32; FIELDS]>,
     stale: bool,
 }
 
+/// Every term's posting list in one byte string: per term its length, then
+/// per posting the slot's distance from the previous one, the field mask and
+/// one count byte per field in the mask (varints where numbers grow).
+fn pack_postings(lists: &[Vec<Posting>]) -> Blob {
+    let mut out = Blob(Vec::with_capacity(
+        lists.iter().map(|l| 4 * l.len() + 1).sum(),
+    ));
+    for list in lists {
+        out.varint(list.len() as u64);
+        let mut last = 0u32;
+        for p in list {
+            out.varint(u64::from(p.doc - last));
+            last = p.doc;
+            out.0.push(p.fields);
+            let mut mask = p.fields;
+            while mask != 0 {
+                out.0.push(p.tf[mask.trailing_zeros() as usize]);
+                mask &= mask - 1;
+            }
+        }
+    }
+    out
+}
+
+/// The posting lists [`pack_postings`] packed, when they are `terms` lists
+/// of ascending slots below `slots` and nothing is left over.
+fn unpack_postings(blob: &Blob, terms: usize, slots: usize) -> Option<Vec<Vec<Posting>>> {
+    let mut r = blob.reader();
+    let mut lists = Vec::with_capacity(terms);
+    for _ in 0..terms {
+        let n = usize::try_from(r.varint()?).ok()?;
+        let mut list = Vec::with_capacity(n.min(slots));
+        let mut doc = 0u32;
+        for i in 0..n {
+            let step = u32::try_from(r.varint()?).ok()?;
+            if i > 0 && step == 0 {
+                return None;
+            }
+            doc = doc.checked_add(step)?;
+            let fields = r.byte()?;
+            if fields >> FIELDS != 0 || doc as usize >= slots {
+                return None;
+            }
+            let mut tf = [0u8; FIELDS];
+            let mut mask = fields;
+            while mask != 0 {
+                tf[mask.trailing_zeros() as usize] = r.byte()?;
+                mask &= mask - 1;
+            }
+            list.push(Posting { doc, fields, tf });
+        }
+        lists.push(list);
+    }
+    r.done().then_some(lists)
+}
+
 impl Store {
+    /// The store as a snapshot keeps it.
+    /// Write the store as [`StoreImage`] reads it back (field by field in
+    /// its `packed!` order, from the store itself: nothing is copied first).
+    pub(crate) fn pack_image(&self, out: &mut Blob) {
+        out.varint(self.docs.len() as u64);
+        for d in &self.docs {
+            match d {
+                None => out.0.push(0),
+                Some(d) => {
+                    out.0.push(1);
+                    d.lens.pack(out);
+                    d.weight.pack(out);
+                    d.summary.pack(out);
+                }
+            }
+        }
+        self.free_docs.pack(out);
+        self.terms.pack(out);
+        pack_postings(&self.postings).pack(out);
+        self.free_terms.pack(out);
+        out.varint(self.big_tf.len() as u64);
+        for (key, tf) in &self.big_tf {
+            key.pack(out);
+            tf.pack(out);
+        }
+        out.varint(self.exact.len() as u64);
+        for (key, hits) in &self.exact {
+            key.pack(out);
+            pack_hits(hits, out);
+        }
+        self.len_sum.pack(out);
+        self.live.pack(out);
+    }
+
+    /// The store a snapshot kept, with the tool of each slot (`tools[slot]`);
+    /// an image that does not fit its tools (a slot, term or doc out of
+    /// range) is refused with what does not fit.
+    pub(crate) fn from_image(
+        image: StoreImage,
+        tools: &[Option<Arc<ToolDescriptor>>],
+    ) -> Result<Store, &'static str> {
+        let slots = image.docs.len();
+        let postings = unpack_postings(&image.postings, image.terms.len(), slots)
+            .ok_or("the index's postings do not fit its terms and slots")?;
+        if tools.len() != slots {
+            return Err("the index's slots do not match its tools");
+        }
+        let mut docs = Vec::with_capacity(slots);
+        let mut by_name = HashMap::with_capacity(slots);
+        for (slot, (d, tool)) in image.docs.into_iter().zip(tools).enumerate() {
+            docs.push(match (d, tool) {
+                (Some(d), Some(tool)) => {
+                    by_name.insert(tool.name.clone(), slot as u32);
+                    Some(Doc {
+                        tool: tool.clone(),
+                        lens: d.lens,
+                        weight: d.weight,
+                        summary: d.summary,
+                    })
+                }
+                (None, None) => None,
+                _ => return Err("an index slot and its tool do not match"),
+            });
+        }
+        let in_range = |doc: u32| (doc as usize) < slots;
+        if !image.free_docs.iter().all(|d| in_range(*d))
+            || !(image.exact.iter()).all(|(_, e)| e.0.iter().all(|(d, _, _)| in_range(*d)))
+        {
+            return Err("an index posting names a slot out of range");
+        }
+        let mut ids = HashMap::with_capacity(image.terms.len());
+        let mut vocab = BTreeMap::new();
+        for (id, term) in image.terms.iter().enumerate() {
+            if !term.is_empty() {
+                ids.insert(term.clone(), id as u32);
+                vocab.insert(term.clone(), id as u32);
+            }
+        }
+        let exact = image.exact.into_iter().map(|(k, v)| (k, v.0)).collect();
+        let mut store = Store {
+            docs,
+            free_docs: image.free_docs,
+            by_name,
+            vocab,
+            ids,
+            terms: image.terms,
+            postings,
+            free_terms: image.free_terms,
+            big_tf: image.big_tf.into_iter().collect(),
+            exact,
+            len_sum: image.len_sum,
+            live: image.live,
+            norms: vec![[0.0; FIELDS]; slots],
+            stale: true,
+        };
+        store.refresh();
+        Ok(store)
+    }
+
     /// Live documents.
     pub(crate) fn len(&self) -> usize {
         self.live

@@ -79,6 +79,8 @@ pub(super) struct Providers {
     names: Per,
 }
 
+holaryn_model::packed!(Providers { words, names });
+
 /// A provider the request names.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Named {
