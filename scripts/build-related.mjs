@@ -43,7 +43,7 @@ const dict = argv[at + 1];
 // targets are compared as the index compares words.
 function stem(word) {
   let w = word;
-  if (!/^[\x00-\x7f]*$/.test(w) || w.length <= 3 || w === "news") return w;
+  if ([...w].some((c) => c.charCodeAt(0) > 127) || w.length <= 3 || w === "news") return w;
   const n = w.length;
   if (w.endsWith("ies") && n > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("sses")) w = w.slice(0, -2);
@@ -73,7 +73,9 @@ const add = (provider, text) => {
   }
 };
 const mcp = join(root, "tests/fixtures/mcp");
-for (const f of readdirSync(mcp).filter((f) => f.endsWith(".json")).sort()) {
+for (const f of readdirSync(mcp)
+  .filter((f) => f.endsWith(".json"))
+  .sort()) {
   const cat = JSON.parse(readFileSync(join(mcp, f), "utf8"));
   for (const t of cat.tools ?? []) add(f, `${t.name} ${t.title ?? ""} ${t.description ?? ""}`);
 }
@@ -115,7 +117,10 @@ for (const pos of Object.keys(POS)) {
     const ptrs = Number(f[3]);
     const tagged = Number(f[5 + ptrs]);
     if (!(tagged > 0)) continue;
-    const offsets = f.slice(6 + ptrs).map(Number).slice(0, Math.min(MAX_SENSES, tagged));
+    const offsets = f
+      .slice(6 + ptrs)
+      .map(Number)
+      .slice(0, Math.min(MAX_SENSES, tagged));
     const key = stem(lemma);
     const adds = new Set();
     for (const off of offsets) {
