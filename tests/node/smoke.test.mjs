@@ -38,10 +38,14 @@ test("the published file list covers exports, types and bin", () => {
   for (const entry of Object.values(pkg.exports)) {
     for (const target of typeof entry === "string" ? [entry] : Object.values(entry)) wanted.add(target);
   }
-  // One web build serves Node and browsers: the runtime and the bounded-code compiler.
-  for (const name of ["holaryn_wasm", "holaryn_code"]) {
-    for (const f of [".js", ".d.ts", "_bg.wasm"]) wanted.add(`dist/web/${name}${f}`);
+  // One web build serves Node and browsers: the runtime, the bounded-code compiler and the
+  // gateway's config check; the types are the runtime's without its loader (api.d.ts), so
+  // wasm-bindgen's loader declarations, which no export reaches, stay out of the tarball.
+  for (const name of ["holaryn_wasm", "holaryn_code", "holaryn_gateway"]) {
+    for (const f of [".js", "_bg.wasm"]) wanted.add(`dist/web/${name}${f}`);
+    assert.ok(!files.has(`dist/web/${name}.d.ts`), `npm pack leaves out dist/web/${name}.d.ts`);
   }
+  wanted.add("dist/web/holaryn_wasm.api.d.ts");
   for (const f of wanted) {
     const path = f.replace(/^\.\//, "");
     // A subpath pattern (`./schemas/*`) must match at least one packed file.
