@@ -210,23 +210,9 @@ impl SchemaPool {
         reading: crate::dialect::Reading,
     ) -> Shared {
         let len = holaryn_model::json_len(&schema);
-        let schema = Arc::new(schema);
-        let validator = SchemaValidator::new(reading);
-        let pool = &mut *self.0.borrow_mut();
-        let slot = (
-            Arc::downgrade(&schema),
-            validator.downgrade(),
-            digest.clone(),
-            len,
-        );
-        add_live(
-            &mut pool.by_hash,
-            &mut pool.swept,
-            key,
-            slot,
-            |(s, v, ..)| s.strong_count() > 0 && v.strong_count() > 0,
-        );
-        (schema, validator, digest, len)
+        let shared = (Arc::new(schema), SchemaValidator::new(reading), digest, len);
+        self.insert_known(key, &shared);
+        shared
     }
 }
 

@@ -270,14 +270,7 @@ impl Runtime {
         now_ms: u64,
     ) -> Result<ProviderSync> {
         let mut list = ProviderList {
-            provider: Provider {
-                id: provider_id.to_string(),
-                kind: String::new(),
-                display_name: provider_id.to_string(),
-                version: None,
-                origin: None,
-                description: None,
-            },
+            provider: Provider::bare(provider_id),
             specs: Vec::new(),
             skipped: Vec::new(),
             renamed: Vec::new(),

@@ -76,14 +76,7 @@ impl Runtime {
         tools: Vec<Value>,
         now_ms: u64,
     ) -> Result<ProviderSync> {
-        let provider = Provider {
-            id: provider_id.to_string(),
-            kind: String::new(),
-            display_name: provider_id.to_string(),
-            version: None,
-            origin: None,
-            description: None,
-        };
+        let provider = Provider::bare(provider_id);
         let mut list = ProviderList {
             provider,
             specs: Vec::with_capacity(tools.len()),

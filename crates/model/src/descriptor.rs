@@ -87,6 +87,21 @@ pub struct Provider {
     pub description: Option<String>,
 }
 
+impl Provider {
+    /// A provider known only by its id (its name is the id; no kind, version,
+    /// origin or description): what a re-list without provider details names.
+    pub fn bare(id: &str) -> Provider {
+        Provider {
+            id: id.to_string(),
+            kind: String::new(),
+            display_name: id.to_string(),
+            version: None,
+            origin: None,
+            description: None,
+        }
+    }
+}
+
 /// How far the host trusts a tool's provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
