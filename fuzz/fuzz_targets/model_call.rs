@@ -36,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn decode(format: Format, call: &Value) {
-    let parsed = match parse_call(format, call) {
+    let parsed = match parse_call(format, call, u64::MAX) {
         Ok(p) => p,
         Err(e) => {
             assert_eq!(e.code, ErrorCode::InputInvalid);
