@@ -128,26 +128,7 @@ impl Runtime {
         session: &'a Session,
         input: &'a SearchInput,
     ) -> impl Fn(usize) -> bool + 'a {
-        move |doc: usize| -> bool {
-            let Some(tool) = self.index.tool(doc) else {
-                return false;
-            };
-            if input.source.is_some_and(|s| s != tool.source)
-                || input
-                    .provider
-                    .as_ref()
-                    .is_some_and(|p| *p != tool.provider.id)
-            {
-                return false;
-            }
-            match input.state {
-                None => self.is_discoverable(session, tool),
-                Some(want) => {
-                    let state = self.state_of(session, tool);
-                    state != AvailabilityState::Hidden && state == want
-                }
-            }
-        }
+        move |doc: usize| self.accepted_state(session, input, doc).is_some()
     }
 
     /// Summaries for ranked hits, and the activity record of the search.
