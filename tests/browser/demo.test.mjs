@@ -55,6 +55,8 @@ test("the table shows every tool with its state, a denial reason and the next sa
   assert.ok(denied > 0 && denied < rows);
   assert.equal(await page.locator('#catalog-table tbody tr:not([data-state="denied"])').count(), 0);
   await page.selectOption("#filter-state", "");
+  // The table re-renders on the select's change event: the next test reads it whole.
+  await page.locator('#catalog-table tbody tr:not([data-state="denied"])').first().waitFor();
 });
 
 test("the count is of tools a client can find (hidden rows not counted); servers show by provider id (issue 31)", async () => {
