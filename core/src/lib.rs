@@ -52,7 +52,7 @@ pub use catalog::{
 };
 pub use config::{resolve_switch, ENV_CODE_MODE, ENV_DYNAMIC};
 pub use content::model_bytes;
-pub use embeddings::{base64_decode, EmbeddingModel, Encoding};
+pub use embeddings::{base64_decode, base64_encode, EmbeddingModel, Encoding};
 pub use formats::{object_arguments_field, parse_call, result_shape};
 pub use gate::{
     ApprovalAnswer, ApprovalRequest, CallState, ExecAnswer, ExecuteRequest, GateStep, HookAnswer,

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{all_mcp_specs, dynamic_session, native, secret};
-use holaryn_core::{parse_provider_list, CatalogOptions, ErrorCode};
+use holaryn_core::{base64_encode, parse_provider_list, CatalogOptions, ErrorCode};
 use holaryn_core::{Runtime, SessionOptions, Update};
 use holaryn_model::ProviderStatus;
 use serde_json::{json, Value};
@@ -66,31 +66,13 @@ fn populated() -> Runtime {
         .iter()
         .flat_map(|f| f.to_le_bytes())
         .collect();
-    let b64 = base64(&vector);
+    let b64 = base64_encode(&vector);
     rt.import_embeddings(&json!({
         "format": "holaryn.embeddings/1", "model": "m", "dimensions": 3,
         "encoding": "f32", "vectors": {"some text": b64}
     }))
     .expect("import");
     rt
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for c in bytes.chunks(3) {
-        let n = (u32::from(c[0]) << 16)
-            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*c.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            if i <= c.len() {
-                out.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// What a session sees: search results, capability rows (availability and
