@@ -22,7 +22,7 @@ use holaryn_model::{
     ApprovalMode, Invokability, Source, ToolDescriptor, ToolRole, Trust, Visibility,
 };
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// A provider's fields, borrowed (the key providers are interned by).
@@ -381,20 +381,7 @@ impl Registry {
                 return Err(format!("an alias of `{other}` is kept twice"));
             }
         }
-        // The wire-name table and the provider index follow from the tools
-        // (rebuilt, not kept); listing prints are keyed per runtime, so a
-        // restored registry has none: its first re-list reads every entry once.
-        let mut wire = super::wire::WireTable::default();
-        let mut by_provider: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for (name, e) in &by_name {
-            wire.add(name, &e.descriptor.aliases);
-            by_provider
-                .entry(e.descriptor.provider.id.clone())
-                .or_default()
-                .insert(name.clone());
-        }
-        wire.settle(&|w| by_name.contains_key(w) || by_alias.contains_key(w));
-        Ok(Registry {
+        let mut registry = Registry {
             tools: by_name,
             aliases: by_alias,
             providers: image.providers,
@@ -406,10 +393,22 @@ impl Registry {
             tree: VersionTree::new(),
             kept_tree: Some(image.tree),
             skipped: image.skipped,
-            wire,
+            // Rebuilt below, not kept.
+            wire: Default::default(),
+            by_provider: BTreeMap::new(),
+            // Keyed per runtime, so a restored registry has none: its first
+            // re-list reads every entry once.
             listings: Default::default(),
-            by_provider,
-        })
+        };
+        // The provider index and the wire-name table follow from the tools,
+        // as `apply` keeps them.
+        let tools = std::mem::take(&mut registry.tools);
+        for (name, entry) in &tools {
+            registry.join_indexes(name, entry);
+        }
+        registry.tools = tools;
+        registry.settle_wire_names();
+        Ok(registry)
     }
 }
 

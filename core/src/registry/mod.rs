@@ -521,11 +521,7 @@ impl Registry {
             } else {
                 added.push(name.clone());
             }
-            self.by_provider
-                .entry(entry.descriptor.provider.id.clone())
-                .or_default()
-                .insert(name.clone());
-            self.wire.add(&name, &entry.descriptor.aliases);
+            self.join_indexes(&name, &entry);
             match prints.get(&name) {
                 Some(p) => self.listings.set(&name, *p),
                 None => self.listings.forget(&name),
@@ -550,10 +546,7 @@ impl Registry {
         }
         self.providers = providers;
         self.policy_digest = policy_digest;
-        // Wire names: who keeps a preferred name is settled now (O(change)), tags on first use.
-        let (tools, aliases) = (&self.tools, &self.aliases);
-        self.wire
-            .settle(&|w| tools.contains_key(w) || aliases.contains_key(w));
+        self.settle_wire_names();
         let new_version = self.compute_version();
         let old_version = std::mem::replace(&mut self.version, new_version.clone());
         self.generation += 1;
@@ -585,6 +578,22 @@ impl Registry {
             }
         }
         false
+    }
+
+    /// Tool `name` joins the provider index and the wire-name table.
+    fn join_indexes(&mut self, name: &str, entry: &Entry) {
+        self.by_provider
+            .entry(entry.descriptor.provider.id.clone())
+            .or_default()
+            .insert(name.to_string());
+        self.wire.add(name, &entry.descriptor.aliases);
+    }
+
+    /// Wire names: who keeps a preferred name is settled now (O(change)), tags on first use.
+    fn settle_wire_names(&mut self) {
+        let (tools, aliases) = (&self.tools, &self.aliases);
+        self.wire
+            .settle(&|w| tools.contains_key(w) || aliases.contains_key(w));
     }
 
     fn leave_provider(&mut self, old: &Entry) {
