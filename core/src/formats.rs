@@ -181,7 +181,8 @@ fn json_args(text: &str, cap: u64) -> Result<Value> {
 /// that carry them as one (`None`: the OpenAI formats carry JSON text, which
 /// [`parse_call`] measures against the size cap itself). A host that finds a
 /// call's text over the cap puts `holaryn_model::oversized_marker` there
-/// instead of parsing the arguments.
+/// instead of parsing the arguments; one it cannot convert (nested too deep)
+/// leaves them out (`Runtime::dispatch_unreadable_call`).
 pub fn object_arguments_field(format: Format) -> Option<&'static str> {
     match format {
         Format::Anthropic => Some("input"),

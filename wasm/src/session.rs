@@ -359,10 +359,7 @@ impl HolarynSession {
             // Arguments nested too deeply to convert: the format's error
             // result, as every format gives (never a throw).
             Err(e) => {
-                let field = match format {
-                    Format::Anthropic => "input",
-                    _ => "arguments",
-                };
+                let field = holaryn_core::object_arguments_field(format).unwrap_or("arguments");
                 let head = js_sys::Object::assign(&js_sys::Object::new(), call.unchecked_ref());
                 let _ = js_sys::Reflect::delete_property(&head, &field.into());
                 let Ok(head) = json_marked(head.into(), "tool call") else {

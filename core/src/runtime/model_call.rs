@@ -226,10 +226,11 @@ impl Runtime {
         now_ms: u64,
     ) -> Result<ModelCallStep> {
         self.session(sid)?;
-        let (field, id) = match format {
-            Format::Anthropic => ("input", formats::call_id_of(format, head)),
-            Format::Mcp => ("arguments", Some(String::new())),
-            _ => ("arguments", formats::call_id_of(format, head)),
+        // The OpenAI formats' `arguments` is text, never too deep: named for the message only.
+        let field = formats::object_arguments_field(format).unwrap_or("arguments");
+        let id = match format {
+            Format::Mcp => Some(String::new()),
+            _ => formats::call_id_of(format, head),
         };
         let e = formats::unreadable_arguments(field, why);
         let Some(call_id) = id else {
