@@ -97,6 +97,15 @@ const STACK: f32 = 0.3;
 const SENSE_LITERAL: f32 = 0.3;
 /// Weight of a tool word a verb sense adds ("navigate" for "open a page").
 const SENSE_ADD: f32 = 0.8;
+/// Multiplier, in a request of several steps, for tools whose name or title
+/// carries a word only a later step has ("…, then open an issue": the
+/// issue tools; "check the cost, confirm it, then create the branch":
+/// `confirm_cost`, `create_branch`): such a tool is a later step's, not
+/// the first's. A word the first step also has is no later step's own.
+const LATER_NAME: f32 = 0.6;
+/// Bit of [`Scratch::verb_field`] marking a tool named by a later step's
+/// word (the fields' bits are below it).
+const LATER_BIT: u8 = 1 << FIELDS;
 /// Share of the best tool's score a producer of its required input is
 /// lifted to (see `search/prereq.rs`).
 const PREREQ: f32 = 0.95;
@@ -192,6 +201,8 @@ struct QTerm<'a> {
     concept: usize,
     /// Position in the query's expansion (orders terms within a concept).
     seq: usize,
+    /// From a later step's words only (see [`LATER_NAME`]).
+    later: bool,
 }
 
 /// How `why` names a query term: its text is built only for the hits shown,
@@ -756,6 +767,7 @@ impl SearchIndex {
                     idf_cap: f32::MAX,
                     concept,
                     seq: out.len(),
+                    later: qw.later,
                 }),
                 None if i == last && qw.verb && w.chars().count() >= 3 => {
                     for (t, id) in self
@@ -775,6 +787,7 @@ impl SearchIndex {
                             idf_cap: f32::MAX,
                             concept,
                             seq: out.len(),
+                            later: qw.later,
                         });
                     }
                 }
@@ -803,6 +816,7 @@ impl SearchIndex {
                                 idf_cap: cap,
                                 concept,
                                 seq: out.len(),
+                                later: false,
                             });
                         }
                     }
@@ -818,6 +832,9 @@ impl SearchIndex {
                             idf_cap: LEXICON_IDF_CAP,
                             concept: req.senses[si].concept,
                             seq: out.len(),
+                            // A sense's words are verbs many tools are named by
+                            // ("get" for "pull logs"): no later step's own.
+                            later: false,
                         });
                     }
                 }
@@ -832,6 +849,10 @@ impl SearchIndex {
                 continue;
             }
             let weight = if e.related { RELATED } else { LEXICON };
+            let later = req
+                .words
+                .get(e.span.0..e.span.1)
+                .is_some_and(|ws| !ws.is_empty() && ws.iter().all(|w| w.later));
             for (ai, (_, s)) in e.adds.iter().enumerate() {
                 if let Some(id) = self.store.id(s) {
                     out.push(QTerm {
@@ -841,6 +862,7 @@ impl SearchIndex {
                         idf_cap: LEXICON_IDF_CAP,
                         concept: e.concept,
                         seq: out.len(),
+                        later,
                     });
                 }
             }
@@ -854,7 +876,14 @@ impl SearchIndex {
                 .then(b.weight.total_cmp(&a.weight))
                 .then(a.seq.cmp(&b.seq))
         });
-        out.dedup_by_key(|t| t.id);
+        // A term a first-step word also gives is no later step's own.
+        out.dedup_by(|dup, kept| {
+            let same = dup.id == kept.id;
+            if same {
+                kept.later &= dup.later;
+            }
+            same
+        });
         out.sort_unstable_by_key(|t| (t.concept, t.seq));
         let first_verb: Vec<u32> = first_family
             .map(|f| {
@@ -998,7 +1027,11 @@ impl SearchIndex {
             while i < qterms.len() && qterms[i].concept == concept {
                 let t = &qterms[i];
                 let idf = self.store.idf(t.id).min(t.idf_cap);
+                let later = t.later;
                 for p in self.store.postings(t.id) {
+                    if later && p.fields & 0b11 != 0 {
+                        verb_field[p.doc as usize] |= LATER_BIT;
+                    }
                     let b = &mut best[p.doc as usize];
                     if *b == 0.0 {
                         seen.push(p.doc);
@@ -1077,11 +1110,13 @@ impl SearchIndex {
         // its name or title; tools that do not relate to the first verb at all
         // are unlikely to be the first step. In a request of one step the
         // verb weighs less against the other words (see [`FIRST_VERB_ONE_STEP`]).
-        if !first_verb.is_empty() {
-            let (named, none) = if steps {
-                (FIRST_VERB, NO_VERB)
-            } else {
-                (FIRST_VERB_ONE_STEP, NO_VERB_ONE_STEP)
+        // A tool named by a later step's word is that step's (see [`LATER_NAME`]).
+        let later_names = qterms.iter().any(|t| t.later);
+        if !first_verb.is_empty() || later_names {
+            let (named, none) = match (first_verb.is_empty(), steps) {
+                (true, _) => (1.0, 1.0),
+                (false, true) => (FIRST_VERB, NO_VERB),
+                (false, false) => (FIRST_VERB_ONE_STEP, NO_VERB_ONE_STEP),
             };
             for id in &first_verb {
                 for p in self.store.postings(*id) {
@@ -1090,13 +1125,17 @@ impl SearchIndex {
             }
             for d in touched.iter() {
                 let f = verb_field[*d as usize];
-                scores[*d as usize] *= if f & 0b11 != 0 {
-                    named
-                } else if f == 0 {
-                    none
-                } else {
-                    1.0
-                };
+                let verb = f & !LATER_BIT;
+                let later = if f & LATER_BIT != 0 { LATER_NAME } else { 1.0 };
+                scores[*d as usize] *= later
+                    * if verb & 0b11 != 0 {
+                        named
+                    } else if verb == 0 {
+                        none
+                    } else {
+                        1.0
+                    };
+                verb_field[*d as usize] = 0;
             }
             for id in &first_verb {
                 for p in self.store.postings(*id) {
@@ -1241,6 +1280,8 @@ impl SearchIndex {
         // text built once per search; per field, its labels in term order,
         // first of equals.
         let mut found: Vec<(u8, usize)> = Vec::with_capacity(s.qterms.len());
+        // The first later step's word in the name or title (see [`LATER_NAME`]).
+        let mut later = None;
         for (k, QTerm { id, word, .. }) in s.qterms.iter().enumerate() {
             let plist = self.store.postings(*id);
             if let Ok(i) = plist.binary_search_by_key(&doc, |p| p.doc) {
@@ -1248,6 +1289,9 @@ impl SearchIndex {
                     slot.get_or_insert_with(|| word.text(&s.req));
                 }
                 found.push((plist[i].fields, k));
+                if s.qterms[k].later && plist[i].fields & 0b11 != 0 && later.is_none() {
+                    later = Some(k);
+                }
             }
         }
         let matched: Vec<(u8, &str)> = found
@@ -1274,6 +1318,10 @@ impl SearchIndex {
             if !line.is_empty() {
                 out.push(line);
             }
+        }
+        if let Some(k) = later {
+            let word = labels.get(k).and_then(Option::as_deref).unwrap_or("");
+            out.push(concat(&["named for a later step: ", word]));
         }
         out
     }

@@ -99,6 +99,11 @@ struct Raw {
     /// The word ends in a colon: what follows is this clause's content
     /// ("azure devops: list projects"), not a later step.
     colon: bool,
+    /// The word ends in a question mark.
+    question: bool,
+    /// The token is written as code (`groupBy`, `drop_target`): its words
+    /// name a field, not an action.
+    code: bool,
     /// The word starts a token with a capital letter ("GitHub", "Slack").
     capital: bool,
     /// The token is all capitals ("SESSIONS", "RLS").
@@ -122,6 +127,12 @@ fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
         let ws = words(token);
         let n = ws.len();
         let ends = token.ends_with([',', '.', ';', ':', '!', '?', ')']);
+        let code = n > 1
+            && (token.contains('_')
+                || token
+                    .as_bytes()
+                    .windows(2)
+                    .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase()));
         // Each word's own place in the token when it can be found (a URL's
         // host and path words weigh differently, see `search/values.rs`).
         let lower = if entity.is_some() {
@@ -145,6 +156,8 @@ fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
                 entity,
                 boundary: ends && i + 1 == n,
                 colon: token.ends_with(':') && i + 1 == n,
+                question: token.ends_with('?') && i + 1 == n,
+                code,
                 capital: i == 0 && token.chars().next().is_some_and(char::is_uppercase),
                 upper: !token.chars().any(char::is_lowercase),
             });
@@ -277,16 +290,69 @@ const STEP_VERBS: &[&str] = &[
     "turn",
 ];
 
-/// True when word `k` opens a later step: after "then", or an action verb
-/// right after "and" or a comma.
-fn starts_step(raw: &[Raw], k: usize) -> bool {
+/// Words a verb's object opens with: a word between "and" (or a comma) and
+/// one of these acts on it, so it is a verb the lists may not hold ("and
+/// draw them", "and decline anything", "and mute the ones tagged …").
+const OBJECT_OPENS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "it",
+    "them",
+    "him",
+    "her",
+    "its",
+    "their",
+    "this",
+    "that",
+    "these",
+    "those",
+    "anything",
+    "everything",
+    "whatever",
+    "whichever",
+];
+/// Words that open a condition on a later step ("…, and if it looks ok write …").
+const CONDITIONS: &[&str] = &["if", "once", "when"];
+
+/// Words that open a question, not an imperative.
+const QUESTION_WORDS: &[&str] = &[
+    "what", "where", "which", "who", "how", "why", "when", "whose",
+];
+/// Pronouns a later step acts on (the earlier step's result: "read it out").
+const RESULT_PRONOUNS: &[&str] = &["it", "them", "this", "that", "these", "those"];
+
+/// True when word `k` opens a later step: after "then"; once the step so far
+/// has an action (`acted`: "with puppeteer, take …" and "R2 bucket
+/// 'assets', list …" are one step), an action verb, a condition or a word
+/// before an object (see [`OBJECT_OPENS`]) right after "and" or a comma;
+/// after a question, a verb acting on its answer ("what does the page say?
+/// read it out"), not one that says how to answer it ("who flipped it? check
+/// the audit trail").
+fn starts_step(raw: &[Raw], k: usize, acted: bool) -> bool {
     let prev = raw[k - 1].word.as_str();
     if prev == "then" || prev == "afterwards" {
         return true;
     }
     let w = raw[k].word.as_str();
-    let verb = family_of(w).is_some() || listed(STEP_VERBS, w);
-    verb && (prev == "and" || (raw[k - 1].boundary && !raw[k - 1].colon))
+    let next = raw.get(k + 1).map_or("", |n| n.word.as_str());
+    let known = family_of(w).is_some() || listed(STEP_VERBS, w);
+    if raw[k - 1].question {
+        return known && listed(RESULT_PRONOUNS, next);
+    }
+    if !acted || !(prev == "and" || (raw[k - 1].boundary && !raw[k - 1].colon)) {
+        return false;
+    }
+    let condition = listed(CONDITIONS, w) && !raw[k].boundary;
+    let object_next = || {
+        listed(OBJECT_OPENS, next)
+            && raw[k].entity.is_none()
+            && !is_stopword(w)
+            && !listed(OBJECT_OPENS, w)
+            && !listed(LIGHT_VERBS, w)
+            && w.bytes().all(|b| b.is_ascii_lowercase())
+    };
+    known || condition || object_next()
 }
 
 /// Light verbs: they carry little of a request's meaning ("put a thumbs-up",
@@ -464,11 +530,13 @@ pub(crate) fn read(query: &str) -> Request {
     // Non-verb content words of the first step so far: "find and read the
     // notes" is one step with two verbs; "find the notes and read them" two.
     let mut objects = 0;
+    // Whether the first step has an action word so far (a verb, a step verb or a light verb).
+    let mut acted = false;
     for (k, r) in raw.iter().enumerate() {
         let w = r.word.as_str();
         // A later step, or a purpose clause ("so I can patch it"): what
         // follows is not what the first tool does.
-        if k > 0 && ((objects > 0 && starts_step(&raw, k)) || purpose_at(&raw, k)) {
+        if k > 0 && ((objects > 0 && starts_step(&raw, k, acted)) || purpose_at(&raw, k)) {
             clause_weight = LATER_STEP;
         }
         raw_weight[k] = r.entity.unwrap_or(1.0) * clause_weight;
@@ -492,6 +560,14 @@ pub(crate) fn read(query: &str) -> Request {
         let family = family_of(w).is_some();
         if !family && !listed(STEP_VERBS, w) && !light {
             objects += 1;
+        } else if r.entity.is_none() && !r.code && !(family && noun_at(&raw, k)) {
+            acted = true;
+        }
+        // A request's first word, when it is a plain word, is its imperative
+        // ("clone github.com/acme/tools into ~/src and run its tests").
+        // (Not a name it addresses, "kubernetes, uninstall …", nor a question word.)
+        if k == 0 && r.entity.is_none() && !r.code && !r.capital && !r.boundary {
+            acted |= !listed(QUESTION_WORDS, w);
         }
         out.words.push(Word {
             stem: stems[k].clone(),
