@@ -47,6 +47,13 @@ const FIRST_VERB_ONE_STEP: f32 = 1.4;
 /// [`NO_VERB`] for a request of one step.
 const NO_VERB_ONE_STEP: f32 = 0.8;
 const LATER_VERB: f32 = 0.45;
+/// The verb family of "find", "search", "look up" (an index into `VERB_FAMILIES`).
+const FIND_FAMILY: usize = 0;
+/// Families a first step's "find" stands for when a later step acts on what
+/// it finds ("find Bob's email in my contacts and then send him the deck":
+/// `list-outlook-contacts`; "find Dana's user id in linear and assign …":
+/// `linear_getUsers`): find, read/get and list.
+const LOOKUP_FAMILIES: &[usize] = &[0, 1, 4];
 /// The first action verb picks the first step's tool only among the first
 /// three sentence words (values not counted): an imperative opens with its
 /// verb ("desktop commander run …" has two words before it); a verb-family
@@ -757,7 +764,7 @@ impl SearchIndex {
                 };
             let s = &qw.stem;
             let concept = qw.concept;
-            lead += usize::from(!qw.value);
+            lead += usize::from(!qw.value && !qw.preamble);
             let word_id = ids.get(i).copied().flatten();
             match word_id {
                 Some(id) => out.push(QTerm {
@@ -849,10 +856,7 @@ impl SearchIndex {
                 continue;
             }
             let weight = if e.related { RELATED } else { LEXICON };
-            let later = req
-                .words
-                .get(e.span.0..e.span.1)
-                .is_some_and(|ws| !ws.is_empty() && ws.iter().all(|w| w.later));
+            let later = e.later;
             for (ai, (_, s)) in e.adds.iter().enumerate() {
                 if let Some(id) = self.store.id(s) {
                     out.push(QTerm {
@@ -885,14 +889,23 @@ impl SearchIndex {
             same
         });
         out.sort_unstable_by_key(|t| (t.concept, t.seq));
-        let first_verb: Vec<u32> = first_family
-            .map(|f| {
-                family_stems()[f]
-                    .iter()
-                    .filter_map(|m| self.store.id(m))
-                    .collect()
-            })
-            .unwrap_or_default();
+        // Finding something a later step acts on is looking it up: tools
+        // named to list or get it serve the first step as the search tools do
+        // (see [`LOOKUP_FAMILIES`]).
+        let one;
+        let families: &[usize] = match first_family {
+            Some(f) if steps && f == FIND_FAMILY => LOOKUP_FAMILIES,
+            Some(f) => {
+                one = [f];
+                &one
+            }
+            None => &[],
+        };
+        let first_verb: Vec<u32> = families
+            .iter()
+            .flat_map(|f| family_stems()[*f].iter())
+            .filter_map(|m| self.store.id(m))
+            .collect();
         (out, first_verb, steps)
     }
 

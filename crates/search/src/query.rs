@@ -40,6 +40,10 @@ pub(crate) struct Word {
     /// Capitalised mid-sentence, outside any value and not all capitals
     /// ("the Platform team", not "the SESSIONS namespace").
     pub proper: bool,
+    /// Part of a clause before the request's action that a comma closes
+    /// ("with puppeteer, …", "where our code is hosted, …"): it names the
+    /// place, and the action's verb opens the next clause.
+    pub preamble: bool,
 }
 
 /// Extra tool words a lexicon phrase adds (borrowed from the compiled-in lexicon).
@@ -58,6 +62,10 @@ pub(crate) struct Expansion {
     pub weight: f32,
     /// From the relatedness table (`search/related.rs`), not the hand lexicon.
     pub related: bool,
+    /// Stands for a later step's words only and names a thing, not an
+    /// action ("a PR", "a reminder"; not "read it out"): a later step's
+    /// object names that step's tools (see `LATER_NAME` in `search/index.rs`).
+    pub later: bool,
 }
 
 /// A verb read in the sense its object gives it ("open" + "issue": create).
@@ -355,6 +363,11 @@ fn starts_step(raw: &[Raw], k: usize, acted: bool) -> bool {
     known || condition || object_next()
 }
 
+/// Whether a word names an action (a verb of the lists: a family, a step verb, a light verb).
+fn acts(w: &str) -> bool {
+    family_of(w).is_some() || listed(STEP_VERBS, w) || listed(LIGHT_VERBS, w)
+}
+
 /// Light verbs: they carry little of a request's meaning ("put a thumbs-up",
 /// "make the window smaller", "get me the headlines"), so they neither act as
 /// the first action verb nor expand to their verb family, and count half.
@@ -534,6 +547,12 @@ pub(crate) fn read(query: &str) -> Request {
     let mut acted = false;
     for (k, r) in raw.iter().enumerate() {
         let w = r.word.as_str();
+        // A clause closed before any action is a preamble (see `Word::preamble`).
+        if k > 0 && raw[k - 1].boundary && !raw[k - 1].colon && !acted && clause_weight == 1.0 {
+            for w in &mut out.words {
+                w.preamble = true;
+            }
+        }
         // A later step, or a purpose clause ("so I can patch it"): what
         // follows is not what the first tool does.
         if k > 0 && ((objects > 0 && starts_step(&raw, k, acted)) || purpose_at(&raw, k)) {
@@ -584,6 +603,7 @@ pub(crate) fn read(query: &str) -> Request {
                 && !r.upper
                 && k > 0
                 && !raw[k - 1].boundary,
+            preamble: false,
         });
     }
     // 4. Lexicon phrases (and, over the same words, verb senses).
@@ -642,6 +662,9 @@ pub(crate) fn read(query: &str) -> Request {
             .iter()
             .map(|k| raw_weight[*k])
             .fold(0f32, f32::max);
+        let later = !covered.is_empty()
+            && covered.iter().all(|c| out.words[*c].later)
+            && !acts(raw[at[i]].word.as_str());
         out.expansions.push(Expansion {
             phrase: &e.text,
             adds: &e.adds,
@@ -649,6 +672,7 @@ pub(crate) fn read(query: &str) -> Request {
             span: (lo, hi),
             weight,
             related: false,
+            later,
         });
         i += n;
     }
@@ -670,6 +694,7 @@ pub(crate) fn read(query: &str) -> Request {
                 span: (c, c + 1),
                 weight: w.weight * r.weight,
                 related: true,
+                later: w.later && !acts(&w.word),
             });
         }
     }
