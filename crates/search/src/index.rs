@@ -49,11 +49,13 @@ const NO_VERB_ONE_STEP: f32 = 0.8;
 const LATER_VERB: f32 = 0.45;
 /// The verb family of "find", "search", "look up" (an index into `VERB_FAMILIES`).
 const FIND_FAMILY: usize = 0;
-/// Families a first step's "find" stands for when a later step acts on what
-/// it finds ("find Bob's email in my contacts and then send him the deck":
-/// `list-outlook-contacts`; "find Dana's user id in linear and assign …":
-/// `linear_getUsers`): find, read/get and list.
-const LOOKUP_FAMILIES: &[usize] = &[0, 1, 4];
+/// Families that stand in for a first step's "find" when a later step acts
+/// on what it finds ("find Bob's email in my contacts and then send him the
+/// deck": `list-outlook-contacts`; "find Dana's user id in linear and assign
+/// …": `linear_getUsers`): a tool named by them is spared [`NO_VERB`] but
+/// not lifted by [`FIRST_VERB`] (the search tools' own verb still leads:
+/// "find the project release notes and summarize them", `glob_files`).
+const LOOKUP_FAMILIES: &[usize] = &[1, 4];
 /// The first action verb picks the first step's tool only among the first
 /// three sentence words (values not counted): an imperative opens with its
 /// verb ("desktop commander run …" has two words before it); a verb-family
@@ -112,7 +114,12 @@ const SENSE_ADD: f32 = 0.8;
 const LATER_NAME: f32 = 0.6;
 /// Bit of [`Scratch::verb_field`] marking a tool named by a later step's
 /// word (the fields' bits are below it).
-const LATER_BIT: u8 = 1 << FIELDS;
+const LATER_BIT: u16 = 1 << FIELDS;
+/// Bit of [`Scratch::verb_field`] marking a tool whose name or title has a
+/// word of a family standing in for the first verb (see [`LOOKUP_FAMILIES`]).
+const LOOKUP_BIT: u16 = 1 << (FIELDS + 1);
+/// Multiplier for a tool named by a stand-in family (see [`LOOKUP_FAMILIES`]).
+const LOOKUP: f32 = 1.4;
 /// Share of the best tool's score a producer of its required input is
 /// lifted to (see `search/prereq.rs`).
 const PREREQ: f32 = 0.95;
@@ -339,7 +346,7 @@ struct Scratch {
     scores: Vec<f32>,
     best: Vec<f32>,
     extra: Vec<f32>,
-    verb_field: Vec<u8>,
+    verb_field: Vec<u16>,
     /// Slots scored in this search (kept for its capacity; empty between searches).
     touched: Vec<u32>,
     /// Slots one concept reached (kept for its capacity; empty between concepts).
@@ -724,7 +731,7 @@ impl SearchIndex {
         &'a self,
         req: &Request,
         ids: &[Option<u32>],
-    ) -> (Vec<QTerm<'a>>, Vec<u32>, bool) {
+    ) -> (Vec<QTerm<'a>>, Vec<(u32, bool)>, bool) {
         let mut out: Vec<QTerm<'a>> = Vec::new();
         let mut first_family: Option<usize> = None;
         let mut steps = req.words.iter().any(|w| w.later);
@@ -890,21 +897,19 @@ impl SearchIndex {
         });
         out.sort_unstable_by_key(|t| (t.concept, t.seq));
         // Finding something a later step acts on is looking it up: tools
-        // named to list or get it serve the first step as the search tools do
-        // (see [`LOOKUP_FAMILIES`]).
-        let one;
-        let families: &[usize] = match first_family {
-            Some(f) if steps && f == FIND_FAMILY => LOOKUP_FAMILIES,
-            Some(f) => {
-                one = [f];
-                &one
-            }
-            None => &[],
+        // named to list or get it are no less the first step's than the
+        // search tools (see [`LOOKUP_FAMILIES`]).
+        let lookup: &[usize] = match first_family {
+            // (A later step, not a second verb: "find and read the notes" reads them.)
+            Some(f) if f == FIND_FAMILY && req.words.iter().any(|w| w.later) => LOOKUP_FAMILIES,
+            _ => &[],
         };
-        let first_verb: Vec<u32> = families
-            .iter()
-            .flat_map(|f| family_stems()[*f].iter())
-            .filter_map(|m| self.store.id(m))
+        let own = first_family.map(|f| (f, true));
+        let first_verb: Vec<(u32, bool)> = own
+            .into_iter()
+            .chain(lookup.iter().map(|f| (*f, false)))
+            .flat_map(|(f, own)| family_stems()[f].iter().map(move |m| (m, own)))
+            .filter_map(|(m, own)| Some((self.store.id(m)?, own)))
             .collect();
         (out, first_verb, steps)
     }
@@ -1131,18 +1136,25 @@ impl SearchIndex {
                 (false, true) => (FIRST_VERB, NO_VERB),
                 (false, false) => (FIRST_VERB_ONE_STEP, NO_VERB_ONE_STEP),
             };
-            for id in &first_verb {
+            for (id, own) in &first_verb {
                 for p in self.store.postings(*id) {
-                    verb_field[p.doc as usize] |= p.fields;
+                    // A stand-in family counts in the name or title only.
+                    verb_field[p.doc as usize] |= match own {
+                        true => u16::from(p.fields),
+                        false if p.fields & 0b11 != 0 => LOOKUP_BIT,
+                        false => 0,
+                    };
                 }
             }
             for d in touched.iter() {
                 let f = verb_field[*d as usize];
-                let verb = f & !LATER_BIT;
+                let verb = f & !(LATER_BIT | LOOKUP_BIT);
                 let later = if f & LATER_BIT != 0 { LATER_NAME } else { 1.0 };
                 scores[*d as usize] *= later
                     * if verb & 0b11 != 0 {
                         named
+                    } else if f & LOOKUP_BIT != 0 {
+                        LOOKUP
                     } else if verb == 0 {
                         none
                     } else {
@@ -1150,7 +1162,7 @@ impl SearchIndex {
                     };
                 verb_field[*d as usize] = 0;
             }
-            for id in &first_verb {
+            for (id, _) in &first_verb {
                 for p in self.store.postings(*id) {
                     verb_field[p.doc as usize] = 0;
                 }
