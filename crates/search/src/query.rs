@@ -327,6 +327,8 @@ const CONDITIONS: &[&str] = &["if", "once", "when"];
 const QUESTION_WORDS: &[&str] = &[
     "what", "where", "which", "who", "how", "why", "when", "whose",
 ];
+/// Words after a question word that make it a question ("what's", "how do").
+const QUESTION_VERBS: &[&str] = &["s", "is", "are", "was", "were", "do", "does", "did", "can"];
 /// Pronouns a later step acts on (the earlier step's result: "read it out").
 const RESULT_PRONOUNS: &[&str] = &["it", "them", "this", "that", "these", "those"];
 
@@ -553,6 +555,19 @@ pub(crate) fn read(query: &str) -> Request {
                 w.preamble = true;
             }
         }
+        // A request's first word, when it is a plain word, is its imperative
+        // ("clone github.com/acme/tools into ~/src and run its tests"; not a
+        // name it addresses, "kubernetes, uninstall …"); a question is an
+        // action too ("what's the time in Tokyo, and schedule …"), a
+        // question word before no verb is not ("where our code is hosted, …").
+        if k == 0 && r.entity.is_none() && !r.code && !r.capital && !r.boundary {
+            let next = raw.get(1).map_or("", |n| n.word.as_str());
+            acted = if listed(QUESTION_WORDS, w) {
+                listed(QUESTION_VERBS, next)
+            } else {
+                !dropped[k] && !is_stopword(w)
+            };
+        }
         // A later step, or a purpose clause ("so I can patch it"): what
         // follows is not what the first tool does.
         if k > 0 && ((objects > 0 && starts_step(&raw, k, acted)) || purpose_at(&raw, k)) {
@@ -581,12 +596,6 @@ pub(crate) fn read(query: &str) -> Request {
             objects += 1;
         } else if r.entity.is_none() && !r.code && !(family && noun_at(&raw, k)) {
             acted = true;
-        }
-        // A request's first word, when it is a plain word, is its imperative
-        // ("clone github.com/acme/tools into ~/src and run its tests").
-        // (Not a name it addresses, "kubernetes, uninstall …", nor a question word.)
-        if k == 0 && r.entity.is_none() && !r.code && !r.capital && !r.boundary {
-            acted |= !listed(QUESTION_WORDS, w);
         }
         out.words.push(Word {
             stem: stems[k].clone(),
