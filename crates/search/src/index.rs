@@ -203,6 +203,8 @@ struct Scored<'a> {
     providers: Vec<Named>,
     /// Tools lifted as the first step (see `search/prereq.rs`).
     lifts: Vec<Lift>,
+    /// A first-step "find" stands for listing and getting (see [`LOOKUP_FAMILIES`]).
+    lookup: bool,
 }
 
 /// One weighted query term.
@@ -985,6 +987,9 @@ impl SearchIndex {
                             name(l.consumer),
                         ]));
                     }
+                    if let Some(w) = s.lookup.then(|| self.lookup_why(doc)).flatten() {
+                        why.push(concat(&["looks up for a later step: ", w]));
+                    }
                     if queries.len() > 1 {
                         why.push(concat(&["phrasing ", &(q + 1).to_string()]));
                     }
@@ -1256,7 +1261,26 @@ impl SearchIndex {
             named,
             providers,
             lifts,
+            lookup: first_verb.iter().any(|(_, own)| !own),
         }
+    }
+
+    /// The stand-in family word (see [`LOOKUP_FAMILIES`]) in `doc`'s name or title, if any.
+    fn lookup_why(&self, doc: u32) -> Option<&'static str> {
+        LOOKUP_FAMILIES.iter().find_map(|f| {
+            let members = VERB_FAMILIES[*f].iter().zip(&family_stems()[*f]);
+            members
+                .filter(|(_, stem)| {
+                    self.store.id(stem).is_some_and(|id| {
+                        let plist = self.store.postings(id);
+                        plist
+                            .binary_search_by_key(&doc, |p| p.doc)
+                            .is_ok_and(|i| plist[i].fields & 0b11 != 0)
+                    })
+                })
+                .map(|(m, _)| *m)
+                .next()
+        })
     }
 
     /// `why` entry for argument fit ("takes a URL").

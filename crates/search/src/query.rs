@@ -778,6 +778,46 @@ mod tests {
     }
 
     #[test]
+    fn a_later_step_needs_an_action_before_it() {
+        let later = |q: &str| -> Vec<String> {
+            read(q)
+                .words
+                .into_iter()
+                .filter(|w| w.later)
+                .map(|w| w.word)
+                .collect()
+        };
+        // A preamble that names a place or a field is no step of its own.
+        assert!(later("with puppeteer, take a screenshot of the page").is_empty());
+        assert!(later("in github, list the open pull requests").is_empty());
+        assert!(later("dropTarget true, rename events_tmp to events").is_empty());
+        assert!(later("kubernetes, uninstall the helm release redis").is_empty());
+        let r = read("where our code is hosted, open a change request");
+        assert!(r.words.iter().all(|w| !w.later), "{:?}", r.words);
+        assert!(r.words.iter().any(|w| w.word == "hosted" && w.preamble));
+        // An imperative or a question is an action; a verb no list holds is
+        // read by the object after it.
+        assert_eq!(
+            later("clone the repo into src and run its tests"),
+            ["run", "tests"]
+        );
+        assert_eq!(
+            later("query the signups from postgres and draw them as a line chart"),
+            ["draw", "line", "chart"]
+        );
+        assert_eq!(
+            later("what's the time in Tokyo, and schedule a call"),
+            ["schedule", "call"]
+        );
+        // After a question, only a verb acting on its answer starts a step.
+        assert_eq!(
+            later("what does the page say? read it out to me"),
+            ["read", "out"]
+        );
+        assert!(later("who flipped the flag and when? check the audit trail").is_empty());
+    }
+
+    #[test]
     fn phrases_add_tool_words() {
         let r = read("give report.txt a new name");
         assert!(r.expansions.iter().any(|e| e.phrase == "new name"));
