@@ -600,6 +600,9 @@ fn the_first_step_of_a_longer_request_ranks_first() {
         ),
         tool("search_files", "Search files by name pattern"),
         tool("send_mail", "Send an email message to a recipient"),
+        tool("get_monitors", "Get the monitors and their alert states"),
+        tool("list_dashboards", "List the dashboards"),
+        tool("create_incident", "Create an incident"),
     ];
     rt.register_values(&tools, 0).expect("tools");
     let sid = dynamic_session(&mut rt, 6);
@@ -629,6 +632,23 @@ fn the_first_step_of_a_longer_request_ranks_first() {
             .why
             .iter()
             .any(|w| w == "looks up for a later step: list"),
+        "{:?}",
+        out.results[0].why
+    );
+    // "list" before a later step stands for get.
+    let out = rt
+        .tool_search(
+            &sid,
+            &json!({ "query": "list the monitors that are alerting and open an incident for each" }),
+            1,
+        )
+        .expect("search");
+    assert_eq!(out.results[0].name, "get_monitors", "{:?}", out.results);
+    assert!(
+        out.results[0]
+            .why
+            .iter()
+            .any(|w| w == "looks up for a later step: get"),
         "{:?}",
         out.results[0].why
     );

@@ -47,15 +47,21 @@ const FIRST_VERB_ONE_STEP: f32 = 1.4;
 /// [`NO_VERB`] for a request of one step.
 const NO_VERB_ONE_STEP: f32 = 0.8;
 const LATER_VERB: f32 = 0.45;
-/// The verb family of "find", "search", "look up" (an index into `VERB_FAMILIES`).
-const FIND_FAMILY: usize = 0;
-/// Families that stand in for a first step's "find" when a later step acts
-/// on what it finds ("find Bob's email in my contacts and then send him the
+/// Verb families (indices into `VERB_FAMILIES`) that stand in for a first
+/// step's look-up verb when a later step acts on what it finds: "find" for
+/// list and get ("find Bob's email in my contacts and then send him the
 /// deck": `list-outlook-contacts`; "find Dana's user id in linear and assign
-/// …": `linear_getUsers`): a tool named by them is spared [`NO_VERB`] but
-/// not lifted by [`FIRST_VERB`] (the search tools' own verb still leads:
-/// "find the project release notes and summarize them", `glob_files`).
-const LOOKUP_FAMILIES: &[usize] = &[1, 4];
+/// …": `linear_getUsers`), "list" for get ("list the pods in every
+/// namespace, then delete …": `kubectl_get`). A tool named by one is lifted
+/// by [`LOOKUP`], less than [`FIRST_VERB`]: the first verb's own tools still
+/// lead ("find the project release notes and summarize them", `glob_files`).
+fn stand_ins(first: usize) -> &'static [usize] {
+    match first {
+        0 => &[1, 4],
+        4 => &[1],
+        _ => &[],
+    }
+}
 /// The first action verb picks the first step's tool only among the first
 /// three sentence words (values not counted): an imperative opens with its
 /// verb ("desktop commander run …" has two words before it); a verb-family
@@ -116,9 +122,9 @@ const LATER_NAME: f32 = 0.6;
 /// word (the fields' bits are below it).
 const LATER_BIT: u16 = 1 << FIELDS;
 /// Bit of [`Scratch::verb_field`] marking a tool whose name or title has a
-/// word of a family standing in for the first verb (see [`LOOKUP_FAMILIES`]).
+/// word of a family standing in for the first verb (see [`stand_ins`]).
 const LOOKUP_BIT: u16 = 1 << (FIELDS + 1);
-/// Multiplier for a tool named by a stand-in family (see [`LOOKUP_FAMILIES`]).
+/// Multiplier for a tool named by a stand-in family (see [`stand_ins`]).
 const LOOKUP: f32 = 1.4;
 /// Share of the best tool's score a producer of its required input is
 /// lifted to (see `search/prereq.rs`).
@@ -203,8 +209,21 @@ struct Scored<'a> {
     providers: Vec<Named>,
     /// Tools lifted as the first step (see `search/prereq.rs`).
     lifts: Vec<Lift>,
-    /// A first-step "find" stands for listing and getting (see [`LOOKUP_FAMILIES`]).
-    lookup: bool,
+    /// Families standing in for the first verb (see [`stand_ins`]).
+    lookup: &'static [usize],
+}
+
+/// A read request's query terms and what its first verb asks of the tools.
+struct Terms<'a> {
+    /// Weighted terms, by concept.
+    qterms: Vec<QTerm<'a>>,
+    /// Term ids of the first action verb's family (`true`) and of the
+    /// families standing in for it (`false`, see [`stand_ins`]).
+    first_verb: Vec<(u32, bool)>,
+    /// The stand-in families.
+    lookup: &'static [usize],
+    /// Whether the request has several steps.
+    steps: bool,
 }
 
 /// One weighted query term.
@@ -726,14 +745,10 @@ impl SearchIndex {
             .unwrap_or_default()
     }
 
-    /// Weighted query terms of a read request, the first action verb's terms,
-    /// and whether the request has several steps (a later clause, or a
-    /// second action verb of another family: "find and read …").
-    fn query_terms<'a>(
-        &'a self,
-        req: &Request,
-        ids: &[Option<u32>],
-    ) -> (Vec<QTerm<'a>>, Vec<(u32, bool)>, bool) {
+    /// Weighted query terms of a read request, the first action verb's terms
+    /// and its stand-ins, and whether the request has several steps (a later
+    /// clause, or a second action verb of another family: "find and read …").
+    fn query_terms<'a>(&'a self, req: &Request, ids: &[Option<u32>]) -> Terms<'a> {
         let mut out: Vec<QTerm<'a>> = Vec::new();
         let mut first_family: Option<usize> = None;
         let mut steps = req.words.iter().any(|w| w.later);
@@ -898,14 +913,12 @@ impl SearchIndex {
             same
         });
         out.sort_unstable_by_key(|t| (t.concept, t.seq));
-        // Finding something a later step acts on is looking it up: tools
-        // named to list or get it are no less the first step's than the
-        // search tools (see [`LOOKUP_FAMILIES`]).
-        let lookup: &[usize] = match first_family {
-            // (A later step, not a second verb: "find and read the notes" reads them.)
-            Some(f) if f == FIND_FAMILY && req.words.iter().any(|w| w.later) => LOOKUP_FAMILIES,
-            _ => &[],
-        };
+        // Finding or listing what a later step acts on is looking it up:
+        // tools named to list or get it serve the first step too (see
+        // [`stand_ins`]; a later step, not a second verb: "find and read the
+        // notes" reads them).
+        let later = req.words.iter().any(|w| w.later);
+        let lookup = first_family.filter(|_| later).map_or(&[][..], stand_ins);
         let own = first_family.map(|f| (f, true));
         let first_verb: Vec<(u32, bool)> = own
             .into_iter()
@@ -913,7 +926,12 @@ impl SearchIndex {
             .flat_map(|(f, own)| family_stems()[f].iter().map(move |m| (m, own)))
             .filter_map(|(m, own)| Some((self.store.id(m)?, own)))
             .collect();
-        (out, first_verb, steps)
+        Terms {
+            qterms: out,
+            first_verb,
+            lookup,
+            steps,
+        }
     }
 
     /// Rank; `accept(doc)` filters; at most `limit` hits, best first, ties by canonical name.
@@ -987,7 +1005,7 @@ impl SearchIndex {
                             name(l.consumer),
                         ]));
                     }
-                    if let Some(w) = s.lookup.then(|| self.lookup_why(doc)).flatten() {
+                    if let Some(w) = self.lookup_why(doc, s.lookup) {
                         why.push(concat(&["looks up for a later step: ", w]));
                     }
                     if queries.len() > 1 {
@@ -1023,7 +1041,12 @@ impl SearchIndex {
     fn score(&self, query: &str) -> Scored<'_> {
         let req = read(query);
         let ids: Vec<Option<u32>> = req.words.iter().map(|w| self.store.id(&w.stem)).collect();
-        let (qterms, first_verb, steps) = self.query_terms(&req, &ids);
+        let Terms {
+            qterms,
+            first_verb,
+            lookup,
+            steps,
+        } = self.query_terms(&req, &ids);
         let mut scratch = self.scratch.take();
         scratch.fit(self.store.slots());
         let Scratch {
@@ -1261,13 +1284,13 @@ impl SearchIndex {
             named,
             providers,
             lifts,
-            lookup: first_verb.iter().any(|(_, own)| !own),
+            lookup,
         }
     }
 
-    /// The stand-in family word (see [`LOOKUP_FAMILIES`]) in `doc`'s name or title, if any.
-    fn lookup_why(&self, doc: u32) -> Option<&'static str> {
-        LOOKUP_FAMILIES.iter().find_map(|f| {
+    /// The stand-in family word (see [`stand_ins`]) in `doc`'s name or title, if any.
+    fn lookup_why(&self, doc: u32, families: &[usize]) -> Option<&'static str> {
+        families.iter().find_map(|f| {
             let members = VERB_FAMILIES[*f].iter().zip(&family_stems()[*f]);
             members
                 .filter(|(_, stem)| {
