@@ -1073,11 +1073,7 @@ impl SearchIndex {
             while i < qterms.len() && qterms[i].concept == concept {
                 let t = &qterms[i];
                 let idf = self.store.idf(t.id).min(t.idf_cap);
-                let later = t.later;
                 for p in self.store.postings(t.id) {
-                    if later && p.fields & 0b11 != 0 {
-                        verb_field[p.doc as usize] |= LATER_BIT;
-                    }
                     let b = &mut best[p.doc as usize];
                     if *b == 0.0 {
                         seen.push(p.doc);
@@ -1085,6 +1081,14 @@ impl SearchIndex {
                     let c = t.weight * idf * self.store.impact(t.id, p, K1);
                     extra[p.doc as usize] += c.min(*b);
                     *b = b.max(c);
+                }
+                // (A pass of its own: most terms are of the first step.)
+                if t.later {
+                    for p in self.store.postings(t.id) {
+                        if p.fields & 0b11 != 0 {
+                            verb_field[p.doc as usize] |= LATER_BIT;
+                        }
+                    }
                 }
                 i += 1;
             }
@@ -1188,10 +1192,10 @@ impl SearchIndex {
                     } else {
                         1.0
                     };
-                verb_field[*d as usize] = 0;
             }
-            for (id, _) in &first_verb {
-                for p in self.store.postings(*id) {
+            let later_ids = qterms.iter().filter(|t| t.later).map(|t| t.id);
+            for id in first_verb.iter().map(|(id, _)| *id).chain(later_ids) {
+                for p in self.store.postings(id) {
                     verb_field[p.doc as usize] = 0;
                 }
             }

@@ -592,16 +592,18 @@ pub(crate) fn read(query: &str) -> Request {
         content_at[k] = concept;
         let light = listed(LIGHT_VERBS, w);
         let family = family_of(w).is_some();
+        // A family word that is a noun here ("the last CI run").
+        let noun = family && noun_at(&raw, k);
         if !family && !listed(STEP_VERBS, w) && !light {
             objects += 1;
-        } else if r.entity.is_none() && !r.code && !(family && noun_at(&raw, k)) {
+        } else if r.entity.is_none() && !r.code && !noun {
             acted = true;
         }
         out.words.push(Word {
             stem: stems[k].clone(),
             word: r.word.clone(),
             weight: r.entity.unwrap_or(1.0) * clause_weight * if light { LIGHT } else { 1.0 },
-            verb: r.entity.is_none() && !light && !(family && noun_at(&raw, k)),
+            verb: r.entity.is_none() && !light && !noun,
             concept,
             later: clause_weight < 1.0,
             named: r.entity.is_none() && named_at(&raw, k),
