@@ -1181,17 +1181,19 @@ impl SearchIndex {
             for d in touched.iter() {
                 let f = verb_field[*d as usize];
                 let verb = f & !(LATER_BIT | LOOKUP_BIT);
-                let later = if f & LATER_BIT != 0 { LATER_NAME } else { 1.0 };
-                scores[*d as usize] *= later
-                    * if verb & 0b11 != 0 {
-                        named
-                    } else if f & LOOKUP_BIT != 0 {
-                        LOOKUP
-                    } else if verb == 0 {
-                        none
-                    } else {
-                        1.0
-                    };
+                let mut m = if verb & 0b11 != 0 {
+                    named
+                } else if f & LOOKUP_BIT != 0 {
+                    LOOKUP
+                } else if verb == 0 {
+                    none
+                } else {
+                    1.0
+                };
+                if f & LATER_BIT != 0 {
+                    m *= LATER_NAME;
+                }
+                scores[*d as usize] *= m;
             }
             let later_ids = qterms.iter().filter(|t| t.later).map(|t| t.id);
             for id in first_verb.iter().map(|(id, _)| *id).chain(later_ids) {

@@ -346,14 +346,15 @@ fn starts_step(raw: &[Raw], k: usize, acted: bool) -> bool {
     }
     let w = raw[k].word.as_str();
     let next = raw.get(k + 1).map_or("", |n| n.word.as_str());
-    let known = family_of(w).is_some() || listed(STEP_VERBS, w);
+    // (The cheap checks first: the verb lists are long.)
+    let known = || family_of(w).is_some() || listed(STEP_VERBS, w);
     if raw[k - 1].question {
-        return known && listed(RESULT_PRONOUNS, next);
+        return listed(RESULT_PRONOUNS, next) && known();
     }
     if !acted || !(prev == "and" || (raw[k - 1].boundary && !raw[k - 1].colon)) {
         return false;
     }
-    let condition = listed(CONDITIONS, w) && !raw[k].boundary;
+    let condition = || listed(CONDITIONS, w) && !raw[k].boundary;
     let object_next = || {
         listed(OBJECT_OPENS, next)
             && raw[k].entity.is_none()
@@ -362,7 +363,7 @@ fn starts_step(raw: &[Raw], k: usize, acted: bool) -> bool {
             && !listed(LIGHT_VERBS, w)
             && w.bytes().all(|b| b.is_ascii_lowercase())
     };
-    known || condition || object_next()
+    known() || condition() || object_next()
 }
 
 /// Whether a word names an action (a verb of the lists: a family, a step verb, a light verb).
