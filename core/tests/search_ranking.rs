@@ -571,3 +571,85 @@ fn a_word_no_tool_uses_reaches_related_tool_words() {
         out.results[0].why
     );
 }
+
+/// Issue 33, multi-step requests: a tool named by a later step's word is that
+/// step's (`why`: "named for a later step: …"), and a first-step "find" before
+/// a later step lifts the tools named to list what it finds.
+#[test]
+fn the_first_step_of_a_longer_request_ranks_first() {
+    let mut rt = Runtime::new();
+    let tool = |name: &str, description: &str| {
+        json!({
+            "name": name,
+            "description": description,
+            "source": "native",
+            "provider": { "id": "work" },
+            "inputSchema": { "type": "object", "properties": { "query": { "type": "string" } } }
+        })
+    };
+    let tools = [
+        tool("get_cost", "Get the cost of creating a new branch"),
+        tool(
+            "confirm_cost",
+            "Confirm the cost of a new branch before creating it",
+        ),
+        tool("create_branch", "Create a new development branch"),
+        tool(
+            "list_contacts",
+            "List the contacts of the address book with their email addresses",
+        ),
+        tool("search_files", "Search files by name pattern"),
+        tool("send_mail", "Send an email message to a recipient"),
+        tool("get_monitors", "Get the monitors and their alert states"),
+        tool("list_dashboards", "List the dashboards"),
+        tool("create_incident", "Create an incident"),
+    ];
+    rt.register_values(&tools, 0).expect("tools");
+    let sid = dynamic_session(&mut rt, 6);
+    let out = rt
+        .tool_search(
+            &sid,
+            &json!({ "query": "check the cost for a new branch, confirm it, then create the branch" }),
+            1,
+        )
+        .expect("search");
+    assert_eq!(out.results[0].name, "get_cost", "{:?}", out.results);
+    let confirm = out.results.iter().find(|r| r.name == "confirm_cost");
+    assert!(
+        confirm.is_some_and(|r| r.why.iter().any(|w| w == "named for a later step: confirm")),
+        "{confirm:?}"
+    );
+    let out = rt
+        .tool_search(
+            &sid,
+            &json!({ "query": "find Bob's email in my contacts and then send him the deck" }),
+            1,
+        )
+        .expect("search");
+    assert_eq!(out.results[0].name, "list_contacts", "{:?}", out.results);
+    assert!(
+        out.results[0]
+            .why
+            .iter()
+            .any(|w| w == "looks up for a later step: list"),
+        "{:?}",
+        out.results[0].why
+    );
+    // "list" before a later step stands for get.
+    let out = rt
+        .tool_search(
+            &sid,
+            &json!({ "query": "list the monitors that are alerting and open an incident for each" }),
+            1,
+        )
+        .expect("search");
+    assert_eq!(out.results[0].name, "get_monitors", "{:?}", out.results);
+    assert!(
+        out.results[0]
+            .why
+            .iter()
+            .any(|w| w == "looks up for a later step: get"),
+        "{:?}",
+        out.results[0].why
+    );
+}

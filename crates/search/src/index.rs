@@ -47,6 +47,21 @@ const FIRST_VERB_ONE_STEP: f32 = 1.4;
 /// [`NO_VERB`] for a request of one step.
 const NO_VERB_ONE_STEP: f32 = 0.8;
 const LATER_VERB: f32 = 0.45;
+/// Verb families (indices into `VERB_FAMILIES`) that stand in for a first
+/// step's look-up verb when a later step acts on what it finds: "find" for
+/// list and get ("find Bob's email in my contacts and then send him the
+/// deck": `list-outlook-contacts`; "find Dana's user id in linear and assign
+/// …": `linear_getUsers`), "list" for get ("list the pods in every
+/// namespace, then delete …": `kubectl_get`). A tool named by one is lifted
+/// by [`LOOKUP`], less than [`FIRST_VERB`]: the first verb's own tools still
+/// lead ("find the project release notes and summarize them", `glob_files`).
+fn stand_ins(first: usize) -> &'static [usize] {
+    match first {
+        0 => &[1, 4],
+        4 => &[1],
+        _ => &[],
+    }
+}
 /// The first action verb picks the first step's tool only among the first
 /// three sentence words (values not counted): an imperative opens with its
 /// verb ("desktop commander run …" has two words before it); a verb-family
@@ -97,6 +112,20 @@ const STACK: f32 = 0.3;
 const SENSE_LITERAL: f32 = 0.3;
 /// Weight of a tool word a verb sense adds ("navigate" for "open a page").
 const SENSE_ADD: f32 = 0.8;
+/// Multiplier, in a request of several steps, for tools whose name or title
+/// carries a word only a later step has ("…, then open an issue": the
+/// issue tools; "check the cost, confirm it, then create the branch":
+/// `confirm_cost`, `create_branch`): such a tool is a later step's, not
+/// the first's. A word the first step also has is no later step's own.
+const LATER_NAME: f32 = 0.6;
+/// Bit of [`Scratch::verb_field`] marking a tool named by a later step's
+/// word (the fields' bits are below it).
+const LATER_BIT: u16 = 1 << FIELDS;
+/// Bit of [`Scratch::verb_field`] marking a tool whose name or title has a
+/// word of a family standing in for the first verb (see [`stand_ins`]).
+const LOOKUP_BIT: u16 = 1 << (FIELDS + 1);
+/// Multiplier for a tool named by a stand-in family (see [`stand_ins`]).
+const LOOKUP: f32 = 1.4;
 /// Share of the best tool's score a producer of its required input is
 /// lifted to (see `search/prereq.rs`).
 const PREREQ: f32 = 0.95;
@@ -180,6 +209,21 @@ struct Scored<'a> {
     providers: Vec<Named>,
     /// Tools lifted as the first step (see `search/prereq.rs`).
     lifts: Vec<Lift>,
+    /// Families standing in for the first verb (see [`stand_ins`]).
+    lookup: &'static [usize],
+}
+
+/// A read request's query terms and what its first verb asks of the tools.
+struct Terms<'a> {
+    /// Weighted terms, by concept.
+    qterms: Vec<QTerm<'a>>,
+    /// Term ids of the first action verb's family (`true`) and of the
+    /// families standing in for it (`false`, see [`stand_ins`]).
+    first_verb: Vec<(u32, bool)>,
+    /// The stand-in families.
+    lookup: &'static [usize],
+    /// Whether the request has several steps.
+    steps: bool,
 }
 
 /// One weighted query term.
@@ -192,6 +236,8 @@ struct QTerm<'a> {
     concept: usize,
     /// Position in the query's expansion (orders terms within a concept).
     seq: usize,
+    /// From a later step's words only (see [`LATER_NAME`]).
+    later: bool,
 }
 
 /// How `why` names a query term: its text is built only for the hits shown,
@@ -321,7 +367,7 @@ struct Scratch {
     scores: Vec<f32>,
     best: Vec<f32>,
     extra: Vec<f32>,
-    verb_field: Vec<u8>,
+    verb_field: Vec<u16>,
     /// Slots scored in this search (kept for its capacity; empty between searches).
     touched: Vec<u32>,
     /// Slots one concept reached (kept for its capacity; empty between concepts).
@@ -699,14 +745,10 @@ impl SearchIndex {
             .unwrap_or_default()
     }
 
-    /// Weighted query terms of a read request, the first action verb's terms,
-    /// and whether the request has several steps (a later clause, or a
-    /// second action verb of another family: "find and read …").
-    fn query_terms<'a>(
-        &'a self,
-        req: &Request,
-        ids: &[Option<u32>],
-    ) -> (Vec<QTerm<'a>>, Vec<u32>, bool) {
+    /// Weighted query terms of a read request, the first action verb's terms
+    /// and its stand-ins, and whether the request has several steps (a later
+    /// clause, or a second action verb of another family: "find and read …").
+    fn query_terms<'a>(&'a self, req: &Request, ids: &[Option<u32>]) -> Terms<'a> {
         let mut out: Vec<QTerm<'a>> = Vec::new();
         let mut first_family: Option<usize> = None;
         let mut steps = req.words.iter().any(|w| w.later);
@@ -746,7 +788,7 @@ impl SearchIndex {
                 };
             let s = &qw.stem;
             let concept = qw.concept;
-            lead += usize::from(!qw.value);
+            lead += usize::from(!qw.value && !qw.preamble);
             let word_id = ids.get(i).copied().flatten();
             match word_id {
                 Some(id) => out.push(QTerm {
@@ -756,6 +798,7 @@ impl SearchIndex {
                     idf_cap: f32::MAX,
                     concept,
                     seq: out.len(),
+                    later: qw.later,
                 }),
                 None if i == last && qw.verb && w.chars().count() >= 3 => {
                     for (t, id) in self
@@ -775,6 +818,7 @@ impl SearchIndex {
                             idf_cap: f32::MAX,
                             concept,
                             seq: out.len(),
+                            later: qw.later,
                         });
                     }
                 }
@@ -803,6 +847,7 @@ impl SearchIndex {
                                 idf_cap: cap,
                                 concept,
                                 seq: out.len(),
+                                later: false,
                             });
                         }
                     }
@@ -818,6 +863,9 @@ impl SearchIndex {
                             idf_cap: LEXICON_IDF_CAP,
                             concept: req.senses[si].concept,
                             seq: out.len(),
+                            // A sense's words are verbs many tools are named by
+                            // ("get" for "pull logs"): no later step's own.
+                            later: false,
                         });
                     }
                 }
@@ -832,6 +880,7 @@ impl SearchIndex {
                 continue;
             }
             let weight = if e.related { RELATED } else { LEXICON };
+            let later = e.later;
             for (ai, (_, s)) in e.adds.iter().enumerate() {
                 if let Some(id) = self.store.id(s) {
                     out.push(QTerm {
@@ -841,6 +890,7 @@ impl SearchIndex {
                         idf_cap: LEXICON_IDF_CAP,
                         concept: e.concept,
                         seq: out.len(),
+                        later,
                     });
                 }
             }
@@ -854,17 +904,34 @@ impl SearchIndex {
                 .then(b.weight.total_cmp(&a.weight))
                 .then(a.seq.cmp(&b.seq))
         });
-        out.dedup_by_key(|t| t.id);
+        // A term a first-step word also gives is no later step's own.
+        out.dedup_by(|dup, kept| {
+            let same = dup.id == kept.id;
+            if same {
+                kept.later &= dup.later;
+            }
+            same
+        });
         out.sort_unstable_by_key(|t| (t.concept, t.seq));
-        let first_verb: Vec<u32> = first_family
-            .map(|f| {
-                family_stems()[f]
-                    .iter()
-                    .filter_map(|m| self.store.id(m))
-                    .collect()
-            })
-            .unwrap_or_default();
-        (out, first_verb, steps)
+        // Finding or listing what a later step acts on is looking it up:
+        // tools named to list or get it serve the first step too (see
+        // [`stand_ins`]; a later step, not a second verb: "find and read the
+        // notes" reads them).
+        let later = req.words.iter().any(|w| w.later);
+        let lookup = first_family.filter(|_| later).map_or(&[][..], stand_ins);
+        let own = first_family.map(|f| (f, true));
+        let first_verb: Vec<(u32, bool)> = own
+            .into_iter()
+            .chain(lookup.iter().map(|f| (*f, false)))
+            .flat_map(|(f, own)| family_stems()[f].iter().map(move |m| (m, own)))
+            .filter_map(|(m, own)| Some((self.store.id(m)?, own)))
+            .collect();
+        Terms {
+            qterms: out,
+            first_verb,
+            lookup,
+            steps,
+        }
     }
 
     /// Rank; `accept(doc)` filters; at most `limit` hits, best first, ties by canonical name.
@@ -938,6 +1005,9 @@ impl SearchIndex {
                             name(l.consumer),
                         ]));
                     }
+                    if let Some(w) = self.lookup_why(doc, s.lookup) {
+                        why.push(concat(&["looks up for a later step: ", w]));
+                    }
                     if queries.len() > 1 {
                         why.push(concat(&["phrasing ", &(q + 1).to_string()]));
                     }
@@ -971,7 +1041,12 @@ impl SearchIndex {
     fn score(&self, query: &str) -> Scored<'_> {
         let req = read(query);
         let ids: Vec<Option<u32>> = req.words.iter().map(|w| self.store.id(&w.stem)).collect();
-        let (qterms, first_verb, steps) = self.query_terms(&req, &ids);
+        let Terms {
+            qterms,
+            first_verb,
+            lookup,
+            steps,
+        } = self.query_terms(&req, &ids);
         let mut scratch = self.scratch.take();
         scratch.fit(self.store.slots());
         let Scratch {
@@ -1006,6 +1081,14 @@ impl SearchIndex {
                     let c = t.weight * idf * self.store.impact(t.id, p, K1);
                     extra[p.doc as usize] += c.min(*b);
                     *b = b.max(c);
+                }
+                // (A pass of its own: most terms are of the first step.)
+                if t.later {
+                    for p in self.store.postings(t.id) {
+                        if p.fields & 0b11 != 0 {
+                            verb_field[p.doc as usize] |= LATER_BIT;
+                        }
+                    }
                 }
                 i += 1;
             }
@@ -1077,29 +1160,44 @@ impl SearchIndex {
         // its name or title; tools that do not relate to the first verb at all
         // are unlikely to be the first step. In a request of one step the
         // verb weighs less against the other words (see [`FIRST_VERB_ONE_STEP`]).
-        if !first_verb.is_empty() {
-            let (named, none) = if steps {
-                (FIRST_VERB, NO_VERB)
-            } else {
-                (FIRST_VERB_ONE_STEP, NO_VERB_ONE_STEP)
+        // A tool named by a later step's word is that step's (see [`LATER_NAME`]).
+        let later_names = qterms.iter().any(|t| t.later);
+        if !first_verb.is_empty() || later_names {
+            let (named, none) = match (first_verb.is_empty(), steps) {
+                (true, _) => (1.0, 1.0),
+                (false, true) => (FIRST_VERB, NO_VERB),
+                (false, false) => (FIRST_VERB_ONE_STEP, NO_VERB_ONE_STEP),
             };
-            for id in &first_verb {
+            for (id, own) in &first_verb {
                 for p in self.store.postings(*id) {
-                    verb_field[p.doc as usize] |= p.fields;
+                    // A stand-in family counts in the name or title only.
+                    verb_field[p.doc as usize] |= match own {
+                        true => u16::from(p.fields),
+                        false if p.fields & 0b11 != 0 => LOOKUP_BIT,
+                        false => 0,
+                    };
                 }
             }
             for d in touched.iter() {
                 let f = verb_field[*d as usize];
-                scores[*d as usize] *= if f & 0b11 != 0 {
+                let verb = f & !(LATER_BIT | LOOKUP_BIT);
+                let mut m = if verb & 0b11 != 0 {
                     named
-                } else if f == 0 {
+                } else if f & LOOKUP_BIT != 0 {
+                    LOOKUP
+                } else if verb == 0 {
                     none
                 } else {
                     1.0
                 };
+                if f & LATER_BIT != 0 {
+                    m *= LATER_NAME;
+                }
+                scores[*d as usize] *= m;
             }
-            for id in &first_verb {
-                for p in self.store.postings(*id) {
+            let later_ids = qterms.iter().filter(|t| t.later).map(|t| t.id);
+            for id in first_verb.iter().map(|(id, _)| *id).chain(later_ids) {
+                for p in self.store.postings(id) {
                     verb_field[p.doc as usize] = 0;
                 }
             }
@@ -1192,7 +1290,26 @@ impl SearchIndex {
             named,
             providers,
             lifts,
+            lookup,
         }
+    }
+
+    /// The stand-in family word (see [`stand_ins`]) in `doc`'s name or title, if any.
+    fn lookup_why(&self, doc: u32, families: &[usize]) -> Option<&'static str> {
+        families.iter().find_map(|f| {
+            let members = VERB_FAMILIES[*f].iter().zip(&family_stems()[*f]);
+            members
+                .filter(|(_, stem)| {
+                    self.store.id(stem).is_some_and(|id| {
+                        let plist = self.store.postings(id);
+                        plist
+                            .binary_search_by_key(&doc, |p| p.doc)
+                            .is_ok_and(|i| plist[i].fields & 0b11 != 0)
+                    })
+                })
+                .map(|(m, _)| *m)
+                .next()
+        })
     }
 
     /// `why` entry for argument fit ("takes a URL").
@@ -1241,6 +1358,8 @@ impl SearchIndex {
         // text built once per search; per field, its labels in term order,
         // first of equals.
         let mut found: Vec<(u8, usize)> = Vec::with_capacity(s.qterms.len());
+        // The first later step's word in the name or title (see [`LATER_NAME`]).
+        let mut later = None;
         for (k, QTerm { id, word, .. }) in s.qterms.iter().enumerate() {
             let plist = self.store.postings(*id);
             if let Ok(i) = plist.binary_search_by_key(&doc, |p| p.doc) {
@@ -1248,6 +1367,9 @@ impl SearchIndex {
                     slot.get_or_insert_with(|| word.text(&s.req));
                 }
                 found.push((plist[i].fields, k));
+                if s.qterms[k].later && plist[i].fields & 0b11 != 0 && later.is_none() {
+                    later = Some(k);
+                }
             }
         }
         let matched: Vec<(u8, &str)> = found
@@ -1274,6 +1396,10 @@ impl SearchIndex {
             if !line.is_empty() {
                 out.push(line);
             }
+        }
+        if let Some(k) = later {
+            let word = labels.get(k).and_then(Option::as_deref).unwrap_or("");
+            out.push(concat(&["named for a later step: ", word]));
         }
         out
     }

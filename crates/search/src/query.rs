@@ -40,6 +40,10 @@ pub(crate) struct Word {
     /// Capitalised mid-sentence, outside any value and not all capitals
     /// ("the Platform team", not "the SESSIONS namespace").
     pub proper: bool,
+    /// Part of a clause before the request's action that a comma closes
+    /// ("with puppeteer, …", "where our code is hosted, …"): it names the
+    /// place, and the action's verb opens the next clause.
+    pub preamble: bool,
 }
 
 /// Extra tool words a lexicon phrase adds (borrowed from the compiled-in lexicon).
@@ -58,6 +62,10 @@ pub(crate) struct Expansion {
     pub weight: f32,
     /// From the relatedness table (`search/related.rs`), not the hand lexicon.
     pub related: bool,
+    /// Stands for a later step's words only and names a thing, not an
+    /// action ("a PR", "a reminder"; not "read it out"): a later step's
+    /// object names that step's tools (see `LATER_NAME` in `search/index.rs`).
+    pub later: bool,
 }
 
 /// A verb read in the sense its object gives it ("open" + "issue": create).
@@ -99,6 +107,11 @@ struct Raw {
     /// The word ends in a colon: what follows is this clause's content
     /// ("azure devops: list projects"), not a later step.
     colon: bool,
+    /// The word ends in a question mark.
+    question: bool,
+    /// The token is written as code (`groupBy`, `drop_target`): its words
+    /// name a field, not an action.
+    code: bool,
     /// The word starts a token with a capital letter ("GitHub", "Slack").
     capital: bool,
     /// The token is all capitals ("SESSIONS", "RLS").
@@ -122,6 +135,12 @@ fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
         let ws = words(token);
         let n = ws.len();
         let ends = token.ends_with([',', '.', ';', ':', '!', '?', ')']);
+        let code = n > 1
+            && (token.contains('_')
+                || token
+                    .as_bytes()
+                    .windows(2)
+                    .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase()));
         // Each word's own place in the token when it can be found (a URL's
         // host and path words weigh differently, see `search/values.rs`).
         let lower = if entity.is_some() {
@@ -145,6 +164,8 @@ fn raw_words(query: &str, entities: &Entities) -> Vec<Raw> {
                 entity,
                 boundary: ends && i + 1 == n,
                 colon: token.ends_with(':') && i + 1 == n,
+                question: token.ends_with('?') && i + 1 == n,
+                code,
                 capital: i == 0 && token.chars().next().is_some_and(char::is_uppercase),
                 upper: !token.chars().any(char::is_lowercase),
             });
@@ -277,16 +298,77 @@ const STEP_VERBS: &[&str] = &[
     "turn",
 ];
 
-/// True when word `k` opens a later step: after "then", or an action verb
-/// right after "and" or a comma.
-fn starts_step(raw: &[Raw], k: usize) -> bool {
+/// Words a verb's object opens with: a word between "and" (or a comma) and
+/// one of these acts on it, so it is a verb the lists may not hold ("and
+/// draw them", "and decline anything", "and mute the ones tagged …").
+const OBJECT_OPENS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "it",
+    "them",
+    "him",
+    "her",
+    "its",
+    "their",
+    "this",
+    "that",
+    "these",
+    "those",
+    "anything",
+    "everything",
+    "whatever",
+    "whichever",
+];
+/// Words that open a condition on a later step ("…, and if it looks ok write …").
+const CONDITIONS: &[&str] = &["if", "once", "when"];
+
+/// Words that open a question, not an imperative.
+const QUESTION_WORDS: &[&str] = &[
+    "what", "where", "which", "who", "how", "why", "when", "whose",
+];
+/// Words after a question word that make it a question ("what's", "how do").
+const QUESTION_VERBS: &[&str] = &["s", "is", "are", "was", "were", "do", "does", "did", "can"];
+/// Pronouns a later step acts on (the earlier step's result: "read it out").
+const RESULT_PRONOUNS: &[&str] = &["it", "them", "this", "that", "these", "those"];
+
+/// True when word `k` opens a later step: after "then"; once the step so far
+/// has an action (`acted`: "with puppeteer, take …" and "R2 bucket
+/// 'assets', list …" are one step), an action verb, a condition or a word
+/// before an object (see [`OBJECT_OPENS`]) right after "and" or a comma;
+/// after a question, a verb acting on its answer ("what does the page say?
+/// read it out"), not one that says how to answer it ("who flipped it? check
+/// the audit trail").
+fn starts_step(raw: &[Raw], k: usize, acted: bool) -> bool {
     let prev = raw[k - 1].word.as_str();
     if prev == "then" || prev == "afterwards" {
         return true;
     }
     let w = raw[k].word.as_str();
-    let verb = family_of(w).is_some() || listed(STEP_VERBS, w);
-    verb && (prev == "and" || (raw[k - 1].boundary && !raw[k - 1].colon))
+    let next = raw.get(k + 1).map_or("", |n| n.word.as_str());
+    // (The cheap checks first: the verb lists are long.)
+    let known = || family_of(w).is_some() || listed(STEP_VERBS, w);
+    if raw[k - 1].question {
+        return listed(RESULT_PRONOUNS, next) && known();
+    }
+    if !acted || !(prev == "and" || (raw[k - 1].boundary && !raw[k - 1].colon)) {
+        return false;
+    }
+    let condition = || listed(CONDITIONS, w) && !raw[k].boundary;
+    let object_next = || {
+        listed(OBJECT_OPENS, next)
+            && raw[k].entity.is_none()
+            && !is_stopword(w)
+            && !listed(OBJECT_OPENS, w)
+            && !listed(LIGHT_VERBS, w)
+            && w.bytes().all(|b| b.is_ascii_lowercase())
+    };
+    known() || condition() || object_next()
+}
+
+/// Whether a word names an action (a verb of the lists: a family, a step verb, a light verb).
+fn acts(w: &str) -> bool {
+    family_of(w).is_some() || listed(STEP_VERBS, w) || listed(LIGHT_VERBS, w)
 }
 
 /// Light verbs: they carry little of a request's meaning ("put a thumbs-up",
@@ -464,11 +546,32 @@ pub(crate) fn read(query: &str) -> Request {
     // Non-verb content words of the first step so far: "find and read the
     // notes" is one step with two verbs; "find the notes and read them" two.
     let mut objects = 0;
+    // Whether the first step has an action word so far (a verb, a step verb or a light verb).
+    let mut acted = false;
     for (k, r) in raw.iter().enumerate() {
         let w = r.word.as_str();
+        // A clause closed before any action is a preamble (see `Word::preamble`).
+        if k > 0 && raw[k - 1].boundary && !raw[k - 1].colon && !acted && clause_weight == 1.0 {
+            for w in &mut out.words {
+                w.preamble = true;
+            }
+        }
+        // A request's first word, when it is a plain word, is its imperative
+        // ("clone github.com/acme/tools into ~/src and run its tests"; not a
+        // name it addresses, "kubernetes, uninstall …"); a question is an
+        // action too ("what's the time in Tokyo, and schedule …"), a
+        // question word before no verb is not ("where our code is hosted, …").
+        if k == 0 && r.entity.is_none() && !r.code && !r.capital && !r.boundary {
+            let next = raw.get(1).map_or("", |n| n.word.as_str());
+            acted = if listed(QUESTION_WORDS, w) {
+                listed(QUESTION_VERBS, next)
+            } else {
+                !dropped[k] && !is_stopword(w)
+            };
+        }
         // A later step, or a purpose clause ("so I can patch it"): what
         // follows is not what the first tool does.
-        if k > 0 && ((objects > 0 && starts_step(&raw, k)) || purpose_at(&raw, k)) {
+        if k > 0 && ((objects > 0 && starts_step(&raw, k, acted)) || purpose_at(&raw, k)) {
             clause_weight = LATER_STEP;
         }
         raw_weight[k] = r.entity.unwrap_or(1.0) * clause_weight;
@@ -490,14 +593,18 @@ pub(crate) fn read(query: &str) -> Request {
         content_at[k] = concept;
         let light = listed(LIGHT_VERBS, w);
         let family = family_of(w).is_some();
+        // A family word that is a noun here ("the last CI run").
+        let noun = family && noun_at(&raw, k);
         if !family && !listed(STEP_VERBS, w) && !light {
             objects += 1;
+        } else if r.entity.is_none() && !r.code && !noun {
+            acted = true;
         }
         out.words.push(Word {
             stem: stems[k].clone(),
             word: r.word.clone(),
             weight: r.entity.unwrap_or(1.0) * clause_weight * if light { LIGHT } else { 1.0 },
-            verb: r.entity.is_none() && !light && !(family && noun_at(&raw, k)),
+            verb: r.entity.is_none() && !light && !noun,
             concept,
             later: clause_weight < 1.0,
             named: r.entity.is_none() && named_at(&raw, k),
@@ -508,6 +615,7 @@ pub(crate) fn read(query: &str) -> Request {
                 && !r.upper
                 && k > 0
                 && !raw[k - 1].boundary,
+            preamble: false,
         });
     }
     // 4. Lexicon phrases (and, over the same words, verb senses).
@@ -566,6 +674,9 @@ pub(crate) fn read(query: &str) -> Request {
             .iter()
             .map(|k| raw_weight[*k])
             .fold(0f32, f32::max);
+        let later = !covered.is_empty()
+            && covered.iter().all(|c| out.words[*c].later)
+            && !acts(raw[at[i]].word.as_str());
         out.expansions.push(Expansion {
             phrase: &e.text,
             adds: &e.adds,
@@ -573,6 +684,7 @@ pub(crate) fn read(query: &str) -> Request {
             span: (lo, hi),
             weight,
             related: false,
+            later,
         });
         i += n;
     }
@@ -594,6 +706,7 @@ pub(crate) fn read(query: &str) -> Request {
                 span: (c, c + 1),
                 weight: w.weight * r.weight,
                 related: true,
+                later: w.later && !acts(&w.word),
             });
         }
     }
@@ -665,6 +778,46 @@ mod tests {
             .iter()
             .filter(|e| !e.related)
             .all(|e| e.weight == 1.0));
+    }
+
+    #[test]
+    fn a_later_step_needs_an_action_before_it() {
+        let later = |q: &str| -> Vec<String> {
+            read(q)
+                .words
+                .into_iter()
+                .filter(|w| w.later)
+                .map(|w| w.word)
+                .collect()
+        };
+        // A preamble that names a place or a field is no step of its own.
+        assert!(later("with puppeteer, take a screenshot of the page").is_empty());
+        assert!(later("in github, list the open pull requests").is_empty());
+        assert!(later("dropTarget true, rename events_tmp to events").is_empty());
+        assert!(later("kubernetes, uninstall the helm release redis").is_empty());
+        let r = read("where our code is hosted, open a change request");
+        assert!(r.words.iter().all(|w| !w.later), "{:?}", r.words);
+        assert!(r.words.iter().any(|w| w.word == "hosted" && w.preamble));
+        // An imperative or a question is an action; a verb no list holds is
+        // read by the object after it.
+        assert_eq!(
+            later("clone the repo into src and run its tests"),
+            ["run", "tests"]
+        );
+        assert_eq!(
+            later("query the signups from postgres and draw them as a line chart"),
+            ["draw", "line", "chart"]
+        );
+        assert_eq!(
+            later("what's the time in Tokyo, and schedule a call"),
+            ["schedule", "call"]
+        );
+        // After a question, only a verb acting on its answer starts a step.
+        assert_eq!(
+            later("what does the page say? read it out to me"),
+            ["read", "out"]
+        );
+        assert!(later("who flipped the flag and when? check the audit trail").is_empty());
     }
 
     #[test]

@@ -28,6 +28,7 @@ const CLASSES: &[(&str, &[&str])] = &[
             "pr",
             "pull request",
             "merge request",
+            "change request",
             "mr",
             "bug report",
             "feature request",
