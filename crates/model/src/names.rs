@@ -250,11 +250,14 @@ pub fn check_spec(spec: &ToolSpec) -> Result<bool> {
 
 // Wire names: what a canonical name is called where model APIs restrict names.
 
+/// A character a wire name may hold (the tests' reference for [`is_wire_byte`]).
+#[cfg(test)]
 fn is_wire_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
-/// [`is_wire_char`] of one byte (no byte of a multi-byte character is one).
+/// A byte a wire name may hold: ASCII alphanumerics, `_` and `-` (no byte of
+/// a multi-byte character is one).
 fn is_wire_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
 }

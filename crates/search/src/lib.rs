@@ -47,6 +47,12 @@ mod sense;
 mod text;
 mod values;
 
+/// The crate's hash maps: looked up for every request word (term ids,
+/// lexicon and relatedness entries, names), so keyed with foldhash's fast
+/// per-map seed instead of SipHash (the maps' order is never read for
+/// ranking).
+type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
 // The index and its rankings.
 pub use image::IndexImage;
 pub use index::{Ranking, SearchHit, SearchIndex};
