@@ -111,6 +111,10 @@ test("a plain { query } input answers and refuses as its JSON text does", () => 
     getter,
     inherited,
   ]) {
-    assert.equal(outcome(() => s.search(input)), outcome(() => s.__searchJson(input)), JSON.stringify(input));
+    assert.equal(
+      outcome(() => s.search(input)),
+      outcome(() => s.__searchJson(input)),
+      JSON.stringify(input),
+    );
   }
 });

@@ -10,10 +10,10 @@
 
 use super::fit::Fit;
 use super::index::SearchIndex;
+use super::map::Map;
 use super::mention::Mentions;
 use super::postings::{Store, StoreImage};
 use super::provider::Providers;
-use crate::Map;
 use holaryn_model::{Blob, Pack, ToolDescriptor};
 use std::sync::Arc;
 

@@ -266,7 +266,7 @@ pub struct SearchIndex {
     pub(super) kind_docs: Vec<Vec<u32>>,
     /// Per identifier-like schema field name (lower case): the slots whose
     /// tools' input schemas have it, sorted (see [`field_names`]).
-    pub(super) field_docs: crate::Map<String, Vec<u32>>,
+    pub(super) field_docs: super::map::Map<String, Vec<u32>>,
     /// Parameter kinds per shared input schema (see [`KindsMemo`]).
     pub(super) kinds_memo: KindsMemo,
     /// Spaced tool names a request may spell (see `search/mention.rs`).

@@ -3,8 +3,8 @@
 //! filler to ignore. The reviewed data lives in `lexicon.txt` (compiled in,
 //! parsed once); each entry group there says where its words came from.
 
+use super::map::Map;
 use super::text::{is_stopword, stem, words};
-use crate::Map;
 use std::sync::OnceLock;
 
 /// The lexicon data file.

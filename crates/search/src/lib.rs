@@ -34,6 +34,7 @@ mod fuse;
 mod image;
 mod index;
 mod lexicon;
+mod map;
 mod mention;
 mod nfkd;
 mod nfkd_tables;
@@ -46,12 +47,6 @@ mod related;
 mod sense;
 mod text;
 mod values;
-
-/// The crate's hash maps: looked up for every request word (term ids,
-/// lexicon and relatedness entries, names), so keyed with foldhash's fast
-/// per-map seed instead of SipHash (the maps' order is never read for
-/// ranking).
-type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 // The index and its rankings.
 pub use image::IndexImage;

@@ -21,10 +21,10 @@
 //! Storage is incremental like the postings: each tool adds or removes only
 //! its own spaced names ([`Mentions::insert`], [`Mentions::remove`]).
 
+use super::map::Map;
 use super::postings::{toggle_slot, Store};
 use super::provider::{provider_fullness, Named};
 use super::text::{exact_key, words};
-use crate::Map;
 use holaryn_model::ToolDescriptor;
 
 /// Score a tool gains when the request writes its name as an identifier.

@@ -9,8 +9,8 @@
 //! The per-document length norms depend on the average lengths and are
 //! re-derived by [`Store::refresh`] (one multiply-add per document and field).
 
+use super::map::Map;
 use super::text::{each_term, exact_key};
-use crate::Map;
 use holaryn_model::{Blob, Pack, Reader, SummarySpan, ToolDescriptor, Unpack};
 use std::collections::BTreeMap;
 use std::sync::Arc;

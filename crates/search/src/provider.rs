@@ -29,10 +29,10 @@
 //! Storage is incremental like the postings: each tool adds or removes only
 //! its own provider's words and names ([`Providers::set`]).
 
+use super::map::Map;
 use super::postings::Store;
 use super::query::{Request, Word, NAME_AFTER};
 use super::text::{is_stopword, stem, words};
-use crate::Map;
 use holaryn_model::ToolDescriptor;
 use std::collections::BTreeMap;
 

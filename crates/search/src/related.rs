@@ -5,8 +5,8 @@
 //! (`search/lexicon.rs`) does not cover: the hand lexicon stays for what the
 //! data misses or gets wrong.
 
+use super::map::Map;
 use super::text::{stem, words};
-use crate::Map;
 use std::sync::OnceLock;
 
 /// The generated table.
