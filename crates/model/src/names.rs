@@ -271,8 +271,14 @@ pub fn is_provider_safe(name: &str) -> bool {
 /// name itself when safe, else `/` → `__`, other characters → `_`, and a hash
 /// tag when too long. [`wire_names`] decides what a tool is actually called.
 pub fn wire_name(canonical: &str) -> String {
+    rewritten_wire_name(canonical).unwrap_or_else(|| canonical.to_string())
+}
+
+/// [`wire_name`] of a name that is not provider-safe; `None` for one that is
+/// (its own wire name: nothing to write).
+pub fn rewritten_wire_name(canonical: &str) -> Option<String> {
     if is_provider_safe(canonical) {
-        return canonical.to_string();
+        return None;
     }
     // By bytes (every search result's call name goes through here): runs of
     // wire bytes copied whole, `/` → `__`, any other character (its first
@@ -296,9 +302,9 @@ pub fn wire_name(canonical: &str) -> String {
     // Only ASCII was written.
     let s = String::from_utf8(out).unwrap_or_default();
     if s.len() > 64 || s.is_empty() {
-        return tagged(&s, canonical, 0);
+        return Some(tagged(&s, canonical, 0));
     }
-    s
+    Some(s)
 }
 
 /// `base` cut to 55 bytes plus `_` and 8 hex digits of a hash of `canonical` (and `round`).
