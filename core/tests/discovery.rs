@@ -272,3 +272,28 @@ fn run_tool_code_is_discoverable_only_with_code_mode_on() {
             .loaded
     );
 }
+
+#[test]
+fn a_search_by_query_text_answers_and_refuses_as_its_json_input_does() {
+    let (mut rt, sid) = rt_with(30);
+    for query in [
+        "read file",
+        "file_tool_007",
+        "",
+        "   ",
+        &"x".repeat(513),
+        "naïve 東京 🙂",
+    ] {
+        let by_text = rt.tool_search_query(&sid, query.to_string(), 1);
+        let by_json = rt.tool_search(&sid, &json!({ "query": query }), 1);
+        match (by_text, by_json) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{query}"),
+            (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{query}"),
+            (a, b) => panic!("{query}: {a:?} / {b:?}"),
+        }
+    }
+    let err = rt
+        .tool_search_query("no-such-session", "read".into(), 1)
+        .expect_err("unknown session");
+    assert_eq!(err.code, ErrorCode::SessionUnknown, "{err}");
+}

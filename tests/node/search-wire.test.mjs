@@ -84,3 +84,37 @@ test("errors stay typed through the packed path", () => {
     (e) => e.name === "InputError" && e.code === "input.invalid",
   );
 });
+
+test("a plain { query } input answers and refuses as its JSON text does", () => {
+  const s = catalogRuntime().createSession({ dynamicDiscovery: true });
+  /** The answer or the refusal (name, code, message) of one call. */
+  const outcome = (f) => {
+    try {
+      return JSON.stringify(f());
+    } catch (e) {
+      return JSON.stringify([e.name, e.code, e.message]);
+    }
+  };
+  const getter = Object.defineProperty({}, "query", { get: () => "read a file", enumerable: true });
+  const inherited = Object.create({ query: "read a file" });
+  for (const input of [
+    { query: "create a github issue" },
+    { query: "read \ud800 file" }, // a lone surrogate: the JSON text path's marker
+    { query: "" },
+    { query: "   " },
+    { query: "x".repeat(600) },
+    { query: "naïve 東京 🙂 \u0000 \u001f" },
+    { query: 42 },
+    { query: "read a file", limit: 2 },
+    { query: "read a file", toJSON: () => ({ query: "send an email" }) },
+    Object.assign(Object.create(null), { query: "read a file" }),
+    getter,
+    inherited,
+  ]) {
+    assert.equal(
+      outcome(() => s.search(input)),
+      outcome(() => s.__searchJson(input)),
+      JSON.stringify(input),
+    );
+  }
+});

@@ -161,6 +161,14 @@ impl HolarynSession {
         packed(&self.run(|rt, now| rt.tool_search(&self.id, &input, now))?)
     }
 
+    /// `search_packed` of the input `{query}` (the JS entry sends the common
+    /// input this way when its text is well-formed): the core's
+    /// `tool_search_query`, without a JSON text round trip.
+    #[wasm_bindgen(js_name = __searchQueryPacked, skip_typescript)]
+    pub fn search_query_packed(&self, query: String) -> Result<String, JsValue> {
+        packed(&self.run(|rt, now| rt.tool_search_query(&self.id, query, now))?)
+    }
+
     /// `searchAsync` as the packed wire form (see `search_packed`).
     #[wasm_bindgen(js_name = __searchAsyncPacked, skip_typescript)]
     pub fn search_async_packed(&self, input: JsValue) -> Result<js_sys::Promise, JsValue> {

@@ -192,13 +192,18 @@ impl Registry {
     /// else its [`Registry::wire_names`] exception or its preferred
     /// [`holaryn_model::wire_name`].
     pub fn wire_of(&self, canonical: &str) -> String {
-        if holaryn_model::is_provider_safe(canonical) {
-            return canonical.to_string();
-        }
-        self.wire_names()
-            .get(canonical)
-            .cloned()
-            .unwrap_or_else(|| holaryn_model::wire_name(canonical))
+        self.rewritten_wire_of(canonical)
+            .unwrap_or_else(|| canonical.to_string())
+    }
+
+    /// [`Registry::wire_of`] of a tool whose canonical name is not
+    /// provider-safe; `None` for one that is (read once, not per step).
+    pub fn rewritten_wire_of(&self, canonical: &str) -> Option<String> {
+        let preferred = holaryn_model::rewritten_wire_name(canonical)?;
+        Some(match self.wire_names().get(canonical) {
+            Some(tagged) => tagged.clone(),
+            None => preferred,
+        })
     }
 
     /// The canonical name a wire name stands for under this registry version

@@ -286,6 +286,12 @@ pub(super) fn bounded(
 /// A validated `tool_search` input and its result limit.
 pub(crate) fn search_input(input: &Value) -> Result<(SearchInput, usize)> {
     let input: SearchInput = parse_input(holaryn_model::TOOL_SEARCH, input)?;
+    let limit = search_limit(&input)?;
+    Ok((input, limit))
+}
+
+/// A read `tool_search` input's checks (query, alternatives, limit), and its result limit.
+pub(crate) fn search_limit(input: &SearchInput) -> Result<usize> {
     check_query(&input.query, "query")?;
     let alternatives = input.alternatives.as_deref().unwrap_or_default();
     if alternatives.len() > MAX_ALTERNATIVES {
@@ -300,8 +306,7 @@ pub(crate) fn search_input(input: &Value) -> Result<(SearchInput, usize)> {
     for a in alternatives {
         check_query(a, "alternatives")?;
     }
-    let limit = bounded(input.limit, MAX_SEARCH_RESULTS, MAX_SEARCH_RESULTS, "limit")?;
-    Ok((input, limit))
+    bounded(input.limit, MAX_SEARCH_RESULTS, MAX_SEARCH_RESULTS, "limit")
 }
 
 impl SearchInput {

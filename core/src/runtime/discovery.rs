@@ -6,8 +6,8 @@
 //! a handle when policy permits; none of them grants permission to execute.
 
 use super::api::{
-    bad_input, bounded, parse_input, search_input, ListInput, ListOutput, SearchInput,
-    SearchOutput, ToolSummary, LIST_DEFAULT, LIST_MAX, NOTHING_FITS_RESULTS,
+    bad_input, bounded, parse_input, search_input, search_limit, ListInput, ListOutput,
+    SearchInput, SearchOutput, ToolSummary, LIST_DEFAULT, LIST_MAX, NOTHING_FITS_RESULTS,
 };
 use super::{unknown_session, Runtime};
 use crate::activity::{ActivityKind, ActivityRecord};
@@ -76,12 +76,39 @@ impl Runtime {
     /// ranking; [`Runtime::search_step`] adds the host embedder).
     pub fn tool_search(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<SearchOutput> {
         let (input, limit) = search_input(input)?;
+        self.search_read(sid, &input, limit, now_ms)
+    }
+
+    /// [`Runtime::tool_search`] of the input `{"query": query}`, without a
+    /// JSON value to read (the same checks, answer and refusals).
+    pub fn tool_search_query(
+        &mut self,
+        sid: &str,
+        query: String,
+        now_ms: u64,
+    ) -> Result<SearchOutput> {
+        let input = SearchInput {
+            query,
+            ..SearchInput::default()
+        };
+        let limit = search_limit(&input)?;
+        self.search_read(sid, &input, limit, now_ms)
+    }
+
+    /// `tool_search` of a read and checked input.
+    fn search_read(
+        &mut self,
+        sid: &str,
+        input: &SearchInput,
+        limit: usize,
+        now_ms: u64,
+    ) -> Result<SearchOutput> {
         // Each accepted tool's state, kept for its summary: policy is read
         // once per result, not once to filter and again to describe it.
         let states = std::cell::RefCell::new(Vec::with_capacity(limit));
         let hits = {
             let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
-            let accept = |doc: usize| match self.accepted_state(session, &input, doc) {
+            let accept = |doc: usize| match self.accepted_state(session, input, doc) {
                 Some(state) => {
                     states.borrow_mut().push((doc, state));
                     true

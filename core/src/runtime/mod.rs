@@ -213,10 +213,8 @@ impl Runtime {
     /// The name a client calls a tool by, when it is not the canonical name
     /// (its wire name: `github/create_issue` → `github__create_issue`).
     pub(crate) fn call_name(&self, canonical: &str) -> Option<String> {
-        if holaryn_model::is_provider_safe(canonical) {
-            return None; // its own wire name
-        }
-        let wire = self.registry.wire_of(canonical);
+        // None for a provider-safe name: its own wire name.
+        let wire = self.registry.rewritten_wire_of(canonical)?;
         (wire != canonical).then_some(wire)
     }
 

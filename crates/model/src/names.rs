@@ -250,34 +250,61 @@ pub fn check_spec(spec: &ToolSpec) -> Result<bool> {
 
 // Wire names: what a canonical name is called where model APIs restrict names.
 
+/// A character a wire name may hold (the tests' reference for [`is_wire_byte`]).
+#[cfg(test)]
 fn is_wire_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
+/// A byte a wire name may hold: ASCII alphanumerics, `_` and `-` (no byte of
+/// a multi-byte character is one).
+fn is_wire_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
 /// True when a name is already provider-safe (`^[a-zA-Z0-9_-]{1,64}$`).
 pub fn is_provider_safe(name: &str) -> bool {
-    !name.is_empty() && name.len() <= 64 && name.chars().all(is_wire_char)
+    !name.is_empty() && name.len() <= 64 && name.bytes().all(is_wire_byte)
 }
 
 /// The preferred provider-safe form of a canonical name (deterministic): the
 /// name itself when safe, else `/` → `__`, other characters → `_`, and a hash
 /// tag when too long. [`wire_names`] decides what a tool is actually called.
 pub fn wire_name(canonical: &str) -> String {
+    rewritten_wire_name(canonical).unwrap_or_else(|| canonical.to_string())
+}
+
+/// [`wire_name`] of a name that is not provider-safe; `None` for one that is
+/// (its own wire name: nothing to write).
+pub fn rewritten_wire_name(canonical: &str) -> Option<String> {
     if is_provider_safe(canonical) {
-        return canonical.to_string();
+        return None;
     }
-    let mut s = String::with_capacity(canonical.len() + 8);
-    for c in canonical.chars() {
-        match c {
-            '/' => s.push_str("__"),
-            c if is_wire_char(c) => s.push(c),
-            _ => s.push('_'),
+    // By bytes (every search result's call name goes through here): runs of
+    // wire bytes copied whole, `/` → `__`, any other character (its first
+    // byte; continuation bytes 0x80..=0xBF are skipped) → `_`.
+    let bytes = canonical.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() + 8);
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if is_wire_byte(b) {
+            continue;
+        }
+        out.extend_from_slice(&bytes[run..i]);
+        run = i + 1;
+        match b {
+            b'/' => out.extend_from_slice(b"__"),
+            0x80..=0xbf => {}
+            _ => out.push(b'_'),
         }
     }
+    out.extend_from_slice(&bytes[run..]);
+    // Only ASCII was written.
+    let s = String::from_utf8(out).unwrap_or_default();
     if s.len() > 64 || s.is_empty() {
-        return tagged(&s, canonical, 0);
+        return Some(tagged(&s, canonical, 0));
     }
-    s
+    Some(s)
 }
 
 /// `base` cut to 55 bytes plus `_` and 8 hex digits of a hash of `canonical` (and `round`).
@@ -422,6 +449,40 @@ mod tests {
         let w = wire_name(&long);
         assert!(w.len() <= 64 && w.chars().all(is_wire_char));
         assert_eq!(w, wire_name(&long));
+    }
+
+    #[test]
+    fn wire_names_by_bytes_are_the_rule_by_characters() {
+        // The rule as the doc says it, one character at a time.
+        let by_chars = |n: &str| -> String {
+            n.chars()
+                .map(|c| match c {
+                    '/' => "__".to_string(),
+                    c if is_wire_char(c) => c.to_string(),
+                    _ => "_".to_string(),
+                })
+                .collect()
+        };
+        for n in [
+            "a/b",
+            "github/create_issue",
+            "a.b c",
+            "naïve/résumé",
+            "日本/語",
+            "x😀y",
+            "/",
+            "é",
+            "a/b/c-d_e",
+            "tab\there",
+        ] {
+            assert!(!is_provider_safe(n));
+            assert_eq!(wire_name(n), by_chars(n), "{n}");
+        }
+        for n in ["a", "A-b_9", "Ab", &"x".repeat(64)] {
+            assert!(is_provider_safe(n), "{n}");
+        }
+        assert!(!is_provider_safe(&"x".repeat(65)));
+        assert!(!is_provider_safe(""));
     }
 
     #[test]

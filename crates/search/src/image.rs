@@ -10,11 +10,11 @@
 
 use super::fit::Fit;
 use super::index::SearchIndex;
+use super::map::Map;
 use super::mention::Mentions;
 use super::postings::{Store, StoreImage};
 use super::provider::Providers;
 use holaryn_model::{Blob, Pack, ToolDescriptor};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A [`SearchIndex`] without its tools (see the module header).
@@ -23,7 +23,7 @@ pub struct IndexImage {
     store: StoreImage,
     kinds: Vec<Fit>,
     kind_docs: Vec<Vec<u32>>,
-    field_docs: HashMap<String, Vec<u32>>,
+    field_docs: Map<String, Vec<u32>>,
     mentions: Mentions,
     providers: Providers,
 }

@@ -312,7 +312,7 @@ pub struct SearchIndex {
     pub(super) kind_docs: Vec<Vec<u32>>,
     /// Per identifier-like schema field name (lower case): the slots whose
     /// tools' input schemas have it, sorted (see [`field_names`]).
-    pub(super) field_docs: std::collections::HashMap<String, Vec<u32>>,
+    pub(super) field_docs: super::map::Map<String, Vec<u32>>,
     /// Parameter kinds per shared input schema (see [`KindsMemo`]).
     pub(super) kinds_memo: KindsMemo,
     /// Spaced tool names a request may spell (see `search/mention.rs`).
@@ -970,6 +970,8 @@ impl SearchIndex {
         // the hits that show them (not once per hit).
         let mut labels: Vec<Vec<Option<std::borrow::Cow<'_, str>>>> =
             scored.iter().map(|s| vec![None; s.qterms.len()]).collect();
+        // Buffers of `why`, reused for every hit.
+        let (mut found, mut line) = (Vec::new(), String::new());
         // Most candidates pass `accept`: a window of twice the limit is
         // usually sorted once (it grows fourfold when too few pass).
         let mut window = (limit * 2).max(16);
@@ -982,7 +984,7 @@ impl SearchIndex {
                 if accept(doc as usize) {
                     let s = &scored[q as usize];
                     let mut why = match labels.get_mut(q as usize) {
-                        Some(cache) => self.why(doc, s, cache),
+                        Some(cache) => self.why(doc, s, cache, &mut found, &mut line),
                         None => Vec::new(),
                     };
                     if let Some(k) = self.fit_why(doc, s.kinds) {
@@ -1343,11 +1345,14 @@ impl SearchIndex {
         (!has.is_empty()).then(|| format!("has field {}", has.join(", ")))
     }
 
+    /// `found` and `line` are buffers the search reuses for every hit.
     fn why<'s>(
         &self,
         doc: u32,
         s: &'s Scored<'_>,
         labels: &mut [Option<std::borrow::Cow<'s, str>>],
+        found: &mut Vec<(u8, usize)>,
+        line: &mut String,
     ) -> Vec<String> {
         // Room for a few lines (the caller adds fit, field and name lines).
         let mut out = Vec::with_capacity(4);
@@ -1357,7 +1362,7 @@ impl SearchIndex {
         // The matched terms' labels with the fields they match in, each label
         // text built once per search; per field, its labels in term order,
         // first of equals.
-        let mut found: Vec<(u8, usize)> = Vec::with_capacity(s.qterms.len());
+        found.clear();
         // The first later step's word in the name or title (see [`LATER_NAME`]).
         let mut later = None;
         for (k, QTerm { id, word, .. }) in s.qterms.iter().enumerate() {
@@ -1372,20 +1377,21 @@ impl SearchIndex {
                 }
             }
         }
-        let matched: Vec<(u8, &str)> = found
-            .iter()
-            .map(|(f, k)| (*f, labels.get(*k).and_then(Option::as_deref).unwrap_or("")))
-            .collect();
+        let label = |k: usize| labels.get(k).and_then(Option::as_deref).unwrap_or("");
         for (f, name) in FIELD_NAMES.iter().enumerate() {
             let bit = 1u8 << f;
-            let mut line = String::new();
-            for (k, (fields, word)) in matched.iter().enumerate() {
-                let repeat = || matched[..k].iter().any(|(g, w)| g & bit != 0 && w == word);
+            line.clear();
+            for (i, (fields, k)) in found.iter().enumerate() {
+                let word = label(*k);
+                let repeat = || {
+                    found[..i]
+                        .iter()
+                        .any(|(g, j)| g & bit != 0 && label(*j) == word)
+                };
                 if fields & bit == 0 || repeat() {
                     continue;
                 }
                 if line.is_empty() {
-                    line.reserve(name.len() + 32);
                     line.push_str(name);
                     line.push_str(": ");
                 } else {
@@ -1394,12 +1400,12 @@ impl SearchIndex {
                 line.push_str(word);
             }
             if !line.is_empty() {
-                out.push(line);
+                // One allocation of the line's exact size.
+                out.push(line.as_str().to_owned());
             }
         }
         if let Some(k) = later {
-            let word = labels.get(k).and_then(Option::as_deref).unwrap_or("");
-            out.push(concat(&["named for a later step: ", word]));
+            out.push(concat(&["named for a later step: ", label(k)]));
         }
         out
     }

@@ -3,8 +3,8 @@
 //! filler to ignore. The reviewed data lives in `lexicon.txt` (compiled in,
 //! parsed once); each entry group there says where its words came from.
 
+use super::map::Map;
 use super::text::{is_stopword, stem, words};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The lexicon data file.
@@ -25,7 +25,7 @@ pub(crate) struct Entry {
 #[derive(Debug, Default)]
 pub(crate) struct Lexicon {
     entries: Vec<Entry>,
-    by_first: HashMap<String, Vec<usize>>,
+    by_first: Map<String, Vec<usize>>,
 }
 
 /// Words phrases match across: articles, possessives and pronouns.

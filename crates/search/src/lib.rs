@@ -34,6 +34,7 @@ mod fuse;
 mod image;
 mod index;
 mod lexicon;
+mod map;
 mod mention;
 mod nfkd;
 mod nfkd_tables;

@@ -21,11 +21,11 @@
 //! Storage is incremental like the postings: each tool adds or removes only
 //! its own spaced names ([`Mentions::insert`], [`Mentions::remove`]).
 
+use super::map::Map;
 use super::postings::{toggle_slot, Store};
 use super::provider::{provider_fullness, Named};
 use super::text::{exact_key, words};
 use holaryn_model::ToolDescriptor;
-use std::collections::HashMap;
 
 /// Score a tool gains when the request writes its name as an identifier.
 pub(super) const NAMED: f32 = 200.0;
@@ -40,9 +40,9 @@ const MAX_WORDS: usize = 12;
 #[derive(Debug, Default, Clone)]
 pub(super) struct Mentions {
     /// Words of a name joined by one space → slots whose names spell it, sorted.
-    phrases: HashMap<String, Vec<u32>>,
+    phrases: Map<String, Vec<u32>>,
     /// First word of a spaced name → how many spaced names start with it.
-    firsts: HashMap<String, u32>,
+    firsts: Map<String, u32>,
 }
 
 holaryn_model::packed!(Mentions { phrases, firsts });

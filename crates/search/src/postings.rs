@@ -9,9 +9,10 @@
 //! The per-document length norms depend on the average lengths and are
 //! re-derived by [`Store::refresh`] (one multiply-add per document and field).
 
+use super::map::Map;
 use super::text::{each_term, exact_key};
 use holaryn_model::{Blob, Pack, Reader, SummarySpan, ToolDescriptor, Unpack};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Number of indexed fields.
@@ -137,19 +138,19 @@ holaryn_model::packed!(StoreImage {
 pub(super) struct Store {
     docs: Vec<Option<Doc>>,
     free_docs: Vec<u32>,
-    by_name: HashMap<String, u32>,
+    by_name: Map<String, u32>,
     /// Term → id, in term order (prefix expansion walks it).
     pub vocab: BTreeMap<String, u32>,
     /// Term → id, for exact look-ups.
-    ids: HashMap<String, u32>,
+    ids: Map<String, u32>,
     /// Id → term (empty for a free id).
     terms: Vec<String>,
     postings: Vec<Vec<Posting>>,
     free_terms: Vec<u32>,
     /// Exact counts that do not fit a byte: (term, doc) → counts.
-    big_tf: HashMap<(u32, u32), PerField<u16>>,
+    big_tf: Map<(u32, u32), PerField<u16>>,
     /// Exact-name key → (doc, boost, why).
-    pub exact: HashMap<String, Vec<(u32, f32, &'static str)>>,
+    pub exact: Map<String, Vec<(u32, f32, &'static str)>>,
     len_sum: PerField<u64>,
     live: usize,
     /// Per slot and field: `WEIGHTS[f] / norm` at the current average lengths.
@@ -262,7 +263,7 @@ impl Store {
             return Err("the index's slots do not match its tools");
         }
         let mut docs = Vec::with_capacity(slots);
-        let mut by_name = HashMap::with_capacity(slots);
+        let mut by_name = Map::with_capacity_and_hasher(slots, Default::default());
         for (slot, (d, tool)) in image.docs.into_iter().zip(tools).enumerate() {
             docs.push(match (d, tool) {
                 (Some(d), Some(tool)) => {
@@ -284,7 +285,7 @@ impl Store {
         {
             return Err("an index posting names a slot out of range");
         }
-        let mut ids = HashMap::with_capacity(image.terms.len());
+        let mut ids = Map::with_capacity_and_hasher(image.terms.len(), Default::default());
         let mut vocab = BTreeMap::new();
         for (id, term) in image.terms.iter().enumerate() {
             if !term.is_empty() {
@@ -620,7 +621,7 @@ pub(super) fn exact_keys(t: &ToolDescriptor) -> Vec<ExactKey> {
 /// Add `slot` to (or remove it from) the sorted slot list of `key`, dropping
 /// a list left empty; true when the list changed.
 pub(super) fn toggle_slot(
-    map: &mut HashMap<String, Vec<u32>>,
+    map: &mut Map<String, Vec<u32>>,
     key: String,
     slot: u32,
     add: bool,

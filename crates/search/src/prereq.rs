@@ -203,15 +203,35 @@ fn each_name_word(name: &str, mut f: impl FnMut(&str)) {
     let mut word = String::with_capacity(name.len());
     let mut prev_lower = false;
     for c in name.chars() {
-        let hump = prev_lower && c.is_uppercase();
-        if (!c.is_alphanumeric() || hump) && !word.is_empty() {
+        // ASCII (nearly every name) by the ASCII tests, which agree with the
+        // Unicode ones there: no case-mapping table per character.
+        let (upper, alnum, lower_or_digit) = if c.is_ascii() {
+            let b = c as u8;
+            (
+                b.is_ascii_uppercase(),
+                b.is_ascii_alphanumeric(),
+                b.is_ascii_lowercase() || b.is_ascii_digit(),
+            )
+        } else {
+            (
+                c.is_uppercase(),
+                c.is_alphanumeric(),
+                c.is_lowercase() || c.is_numeric(),
+            )
+        };
+        let hump = prev_lower && upper;
+        if (!alnum || hump) && !word.is_empty() {
             f(&word);
             word.clear();
         }
-        if c.is_alphanumeric() {
-            word.extend(c.to_lowercase());
+        if alnum {
+            if c.is_ascii() {
+                word.push(c.to_ascii_lowercase());
+            } else {
+                word.extend(c.to_lowercase());
+            }
         }
-        prev_lower = c.is_lowercase() || c.is_numeric();
+        prev_lower = lower_or_digit;
     }
     if !word.is_empty() {
         f(&word);
@@ -272,4 +292,50 @@ pub(crate) fn producers(
             .then_with(|| name(&a.2).cmp(name(&b.2)))
     });
     found.into_iter().take(MOST).map(|f| f.2).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::each_name_word;
+
+    /// The words as the Unicode character tests give them (the reference
+    /// for the ASCII fast path).
+    fn by_unicode(name: &str) -> Vec<String> {
+        let (mut out, mut word, mut prev_lower) = (Vec::new(), String::new(), false);
+        for c in name.chars() {
+            let hump = prev_lower && c.is_uppercase();
+            if (!c.is_alphanumeric() || hump) && !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            if c.is_alphanumeric() {
+                word.extend(c.to_lowercase());
+            }
+            prev_lower = c.is_lowercase() || c.is_numeric();
+        }
+        if !word.is_empty() {
+            out.push(word);
+        }
+        out
+    }
+
+    #[test]
+    fn name_words_split_at_humps_and_separators_ascii_or_not() {
+        for name in [
+            "getTeams",
+            "list_projects",
+            "search-issues2Fast",
+            "HTTPServer_getURL",
+            "Ünïcode_ÄpfelListe",
+            "straßeFinden",
+            "日本語_search",
+            "ΣίσυφοςList",
+            "x",
+            "",
+            "__a__B__",
+        ] {
+            let mut got = Vec::new();
+            each_name_word(name, |w| got.push(w.to_string()));
+            assert_eq!(got, by_unicode(name), "{name}");
+        }
+    }
 }

@@ -29,11 +29,12 @@
 //! Storage is incremental like the postings: each tool adds or removes only
 //! its own provider's words and names ([`Providers::set`]).
 
+use super::map::Map;
 use super::postings::Store;
 use super::query::{Request, Word, NAME_AFTER};
 use super::text::{is_stopword, stem, words};
 use holaryn_model::ToolDescriptor;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Multiplier for tools of a provider the request names ("on GitHub",
 /// "with puppeteer", "linear: list projects"). Tuned on the dev half.
@@ -67,7 +68,7 @@ const NOT_NAMES: &[&str] = &[
 const PROVIDER_FIELD: u8 = 1 << 5;
 
 /// Provider id → how many tools it has, per word or spaced name.
-type Per = HashMap<String, BTreeMap<String, u32>>;
+type Per = Map<String, BTreeMap<String, u32>>;
 
 /// Words and multi-word names of providers' ids and display names (lower
 /// case, as split for the index), each with per provider id how many tools

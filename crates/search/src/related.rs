@@ -5,8 +5,8 @@
 //! (`search/lexicon.rs`) does not cover: the hand lexicon stays for what the
 //! data misses or gets wrong.
 
+use super::map::Map;
 use super::text::{stem, words};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The generated table.
@@ -24,8 +24,8 @@ pub(crate) struct Related {
 }
 
 /// Parse the table format (`word digit: tool words`); malformed lines are skipped.
-fn parse(text: &str) -> HashMap<String, Related> {
-    let mut out: HashMap<String, Related> = HashMap::new();
+fn parse(text: &str) -> Map<String, Related> {
+    let mut out: Map<String, Related> = Map::default();
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let Some((head, adds)) = line.split_once(':') else {
             continue;
@@ -60,7 +60,7 @@ fn parse(text: &str) -> HashMap<String, Related> {
 
 /// The related tool words of a request word's stem, if the table has it.
 pub(crate) fn related(stem: &str) -> Option<&'static Related> {
-    static TABLE: OnceLock<HashMap<String, Related>> = OnceLock::new();
+    static TABLE: OnceLock<Map<String, Related>> = OnceLock::new();
     TABLE.get_or_init(|| parse(DATA)).get(stem)
 }
 
