@@ -18,6 +18,7 @@ mod inspect;
 pub(crate) mod listed;
 pub(crate) mod model_call;
 pub(crate) mod providers;
+pub(crate) mod search_view;
 pub(crate) mod semantic;
 
 use self::semantic::EmbedDocs;

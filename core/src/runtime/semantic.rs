@@ -438,7 +438,7 @@ impl Runtime {
                 h.why.push(note.clone());
             }
         }
-        self.finish_search(sid, hits, nothing_fits, now_ms, &[])
+        self.finish_search(sid, hits, nothing_fits, now_ms, &[], |v| v.to_owned())
             .map(SearchStep::Done)
     }
 }
