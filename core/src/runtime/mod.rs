@@ -254,6 +254,12 @@ impl Runtime {
         std::mem::take(&mut self.events)
     }
 
+    /// Drop the queued events, keeping the queue's buffer (for a host with
+    /// nobody to deliver them to: no new queue per operation).
+    pub fn discard_events(&mut self) {
+        self.events.clear();
+    }
+
     /// Apply a registry update atomically and propagate the change.
     pub fn update(&mut self, update: Update, now_ms: u64) -> Result<Option<RegistryChange>> {
         if self.require_input_schema {
