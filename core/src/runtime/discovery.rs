@@ -204,9 +204,19 @@ impl Runtime {
         .session(sid);
         self.record(rec, now_ms);
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
+        // Every result's call name in one buffer (not a string each).
+        let mut names = String::new();
+        let spans: Vec<Option<std::ops::Range<usize>>> = hits
+            .iter()
+            .map(|h| {
+                let tool = self.index.tool(h.doc)?;
+                self.push_call_name(&tool.name, &mut names)
+            })
+            .collect();
         let results: Vec<SummaryView<'_>> = hits
             .iter()
-            .filter_map(|h| {
+            .zip(spans)
+            .filter_map(|(h, span)| {
                 let tool = self.index.tool(h.doc)?;
                 let (summary, summary_cut) = self.index.summary_parts(h.doc)?;
                 let state = states.iter().find(|(d, _)| *d == h.doc).map(|(_, s)| *s);
@@ -223,7 +233,9 @@ impl Runtime {
                     trust: tool.trust,
                     schema_loaded: state == AvailabilityState::Loaded,
                     why: &h.why,
-                    call_name: self.call_name(&tool.name).map(std::borrow::Cow::Owned),
+                    call_name: span
+                        .and_then(|r| names.get(r))
+                        .map(std::borrow::Cow::Borrowed),
                 })
             })
             .collect();

@@ -219,6 +219,21 @@ impl Runtime {
         (wire != canonical).then_some(wire)
     }
 
+    /// [`Runtime::call_name`] appended to `out`: the range it takes, or
+    /// `None` (nothing appended) when the tool is called by its canonical name.
+    pub(crate) fn push_call_name(
+        &self,
+        canonical: &str,
+        out: &mut String,
+    ) -> Option<std::ops::Range<usize>> {
+        let start = out.len();
+        if !self.registry.push_rewritten_wire_of(canonical, out) || out[start..] == *canonical {
+            out.truncate(start);
+            return None;
+        }
+        Some(start..out.len())
+    }
+
     /// True when a session may list `tool` without an inspect (working set,
     /// exact-name call): discoverable, and `available` or
     /// `approval_required` as if not loaded.
