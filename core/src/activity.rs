@@ -151,47 +151,6 @@ impl ActivityRecord {
             tool_call_id: None,
         }
     }
-    /// Make `to` a copy of this record, reusing its strings' buffers.
-    fn copy_into(&self, to: &mut ActivityRecord) {
-        // Every field named: a new field cannot be left out of the copy.
-        let ActivityRecord {
-            seq,
-            time_ms,
-            kind,
-            session,
-            tool,
-            provenance,
-            registry_version,
-            outcome,
-            reason,
-            path,
-            duration_ms,
-            bytes,
-            count,
-            scope,
-            rule,
-            call_id,
-            tool_call_id,
-        } = self;
-        to.seq = *seq;
-        to.time_ms = *time_ms;
-        to.kind = *kind;
-        to.session.clone_from(session);
-        to.tool.clone_from(tool);
-        to.provenance.clone_from(provenance);
-        to.registry_version.clone_from(registry_version);
-        to.outcome = *outcome;
-        to.reason.clone_from(reason);
-        to.path.clone_from(path);
-        to.duration_ms = *duration_ms;
-        to.bytes = *bytes;
-        to.count = *count;
-        to.scope.clone_from(scope);
-        to.rule.clone_from(rule);
-        to.call_id.clone_from(call_id);
-        to.tool_call_id.clone_from(tool_call_id);
-    }
-
     /// Attach a session id.
     pub fn session(mut self, id: &str) -> Self {
         self.session = Some(id.to_string());
@@ -256,12 +215,7 @@ impl ActivityLog {
         record.time_ms = now_ms;
         self.next_seq += 1;
         if self.ring.len() == self.capacity {
-            // The oldest record's strings take the copy (no allocation when they fit).
-            if let Some(mut oldest) = self.ring.pop_front() {
-                record.copy_into(&mut oldest);
-                self.ring.push_back(oldest);
-                return record;
-            }
+            self.ring.pop_front();
         }
         self.ring.push_back(record.clone());
         record
@@ -273,28 +227,5 @@ impl ActivityLog {
             .filter(|r| r.seq > after)
             .cloned()
             .collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A full ring reuses its oldest record for the newest: the kept copy
-    /// equals the stamped record, whatever fields the old one had set.
-    #[test]
-    fn a_full_ring_keeps_exact_copies() {
-        let mut log = ActivityLog::with_capacity(2);
-        let mut full =
-            ActivityRecord::new(ActivityKind::Search, "v1", Code::Ok, "a reason").session("s1");
-        full.tool = Some("fs/read".into());
-        full.scope = Some("scope".into());
-        full.count = Some(3);
-        let bare = ActivityRecord::new(ActivityKind::List, "v2", Code::Ok, "b");
-        let mut kept = Vec::new();
-        for r in [full.clone(), bare.clone(), bare, full.clone(), full] {
-            kept.push(log.push(r, 7));
-        }
-        assert_eq!(log.since(0), kept[3..].to_vec());
     }
 }

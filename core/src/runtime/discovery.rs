@@ -46,6 +46,30 @@ fn nothing_fits_hint(index: &SearchIndex, weak: &[SearchHit]) -> String {
     hint
 }
 
+/// Where a search writes its answer (not a type parameter: one copy of the
+/// search code in the build, whatever its callers make of the answer).
+pub(crate) type Answer<'f> = &'f mut dyn FnMut(&SearchView<'_>);
+
+/// The owned answer of a borrowed one (one function for every caller).
+pub(crate) fn owned(v: &SearchView<'_>) -> SearchOutput {
+    v.to_owned()
+}
+
+/// What `f` makes of the answer `run` writes (`run` writes it once when it succeeds).
+pub(crate) fn with_answer<R>(
+    sid: &str,
+    f: impl FnOnce(&SearchView<'_>) -> R,
+    run: impl FnOnce(Answer<'_>) -> Result<()>,
+) -> Result<R> {
+    let (mut f, mut out) = (Some(f), None);
+    run(&mut |v| {
+        if let Some(f) = f.take() {
+            out = Some(f(v));
+        }
+    })?;
+    out.ok_or_else(|| unknown_session(sid))
+}
+
 impl Runtime {
     /// A tool's schema-free descriptor in `session` (looked up once per call, not per tool) with its summary text
     /// (`state` when the search already read it).
@@ -77,7 +101,9 @@ impl Runtime {
     /// ranking; [`Runtime::search_step`] adds the host embedder).
     pub fn tool_search(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<SearchOutput> {
         let (input, limit) = search_input(input)?;
-        self.search_read(sid, &input, limit, now_ms, |v| v.to_owned())
+        with_answer(sid, owned, |w| {
+            self.search_read(sid, &input, limit, now_ms, w)
+        })
     }
 
     /// [`Runtime::tool_search`] of the input `{"query": query}`, without a
@@ -88,7 +114,7 @@ impl Runtime {
         query: String,
         now_ms: u64,
     ) -> Result<SearchOutput> {
-        self.tool_search_query_view(sid, query, now_ms, |v| v.to_owned())
+        self.tool_search_query_view(sid, query, now_ms, owned)
     }
 
     /// [`Runtime::tool_search_query`] with its answer borrowed from the
@@ -106,18 +132,18 @@ impl Runtime {
             ..SearchInput::default()
         };
         let limit = search_limit(&input)?;
-        self.search_read(sid, &input, limit, now_ms, f)
+        with_answer(sid, f, |w| self.search_read(sid, &input, limit, now_ms, w))
     }
 
     /// `tool_search` of a read and checked input, its answer handed to `f`.
-    fn search_read<R>(
+    fn search_read(
         &mut self,
         sid: &str,
         input: &SearchInput,
         limit: usize,
         now_ms: u64,
-        f: impl FnOnce(&SearchView<'_>) -> R,
-    ) -> Result<R> {
+        f: Answer<'_>,
+    ) -> Result<()> {
         // Each accepted tool's state, kept for its summary: policy is read
         // once per result, not once to filter and again to describe it.
         let states = std::cell::RefCell::new(Vec::with_capacity(limit));
@@ -174,15 +200,15 @@ impl Runtime {
     }
 
     /// Summaries for ranked hits, handed to `f`, and the activity record of the search.
-    pub(crate) fn finish_search<R>(
+    pub(crate) fn finish_search(
         &mut self,
         sid: &str,
         hits: Vec<SearchHit>,
         nothing_fits: bool,
         now_ms: u64,
         states: &[(usize, AvailabilityState)],
-        f: impl FnOnce(&SearchView<'_>) -> R,
-    ) -> Result<R> {
+        f: Answer<'_>,
+    ) -> Result<()> {
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let mut hits = hits;
         let hint = nothing_fits.then(|| {
@@ -239,12 +265,13 @@ impl Runtime {
                 })
             })
             .collect();
-        Ok(f(&SearchView {
+        f(&SearchView {
             results,
             nothing_fits: hint.is_some(),
             hint: hint.as_deref(),
             registry_version: session.version(),
-        }))
+        });
+        Ok(())
     }
 
     /// `tool_list`: a bounded, stable, filtered page.
