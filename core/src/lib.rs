@@ -79,6 +79,7 @@ pub use runtime::deferred::reference_result;
 pub use runtime::listed::list_elements;
 pub use runtime::model_call::{Finish, GateCall, ModelCallStep, SearchCall};
 pub use runtime::providers::{ListChange, ProviderSync};
+pub use runtime::search_view::{SearchView, SummaryView};
 pub use runtime::semantic::{EmbedFailure, EmbedRequest, EmbeddingStats, SearchStep, EMBED_BATCH};
 pub use runtime::{Event, Runtime};
 pub use schema_check::Uncompilable;

@@ -79,6 +79,11 @@ impl HolarynSession {
 
 /// The packed wire form of a search answer (a typed error if serde fails).
 fn packed(out: &SearchOutput) -> Result<String, JsValue> {
+    packed_view(&out.view())
+}
+
+/// [`packed`] of an answer borrowed from the runtime.
+fn packed_view(out: &holaryn_core::SearchView<'_>) -> Result<String, JsValue> {
     crate::wire::search(out)
         .map_err(|e| crate::errors::input(format!("cannot convert to JavaScript: {e}")))
 }
@@ -166,7 +171,9 @@ impl HolarynSession {
     /// `tool_search_query`, without a JSON text round trip.
     #[wasm_bindgen(js_name = __searchQueryPacked, skip_typescript)]
     pub fn search_query_packed(&self, query: String) -> Result<String, JsValue> {
-        packed(&self.run(|rt, now| rt.tool_search_query(&self.id, query, now))?)
+        // Packed from the answer borrowed in the runtime: no owned copy of
+        // every result's strings first.
+        self.run(|rt, now| rt.tool_search_query_view(&self.id, query, now, packed_view))?
     }
 
     /// `searchAsync` as the packed wire form (see `search_packed`).

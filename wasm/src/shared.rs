@@ -103,6 +103,15 @@ impl Shared {
         // Round 0 is what the caller caused; later rounds are feedback.
         let mut feedback = 0usize;
         for round in 0..=MAX_ROUNDS {
+            // Nobody listens: the events are dropped unconverted (no JSON
+            // round trip per call, and the queue keeps its buffer), and no
+            // listener can cause feedback.
+            if self.listeners.try_borrow().is_ok_and(|l| l.is_empty()) {
+                if let Ok(mut rt) = self.rt.try_borrow_mut() {
+                    rt.discard_events();
+                }
+                break;
+            }
             let events = match self.rt.try_borrow_mut() {
                 Ok(mut rt) => rt.drain_events(),
                 Err(_) => break,
@@ -114,8 +123,6 @@ impl Shared {
                 Ok(l) => l.clone(),
                 Err(_) => break,
             };
-            // Nobody listens: the events are dropped unconverted (no JSON
-            // round trip per call), and no listener can cause feedback.
             if listeners.is_empty() {
                 break;
             }

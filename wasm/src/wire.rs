@@ -26,7 +26,7 @@
 //! test fails when it drifts (`HOLARYN_BLESS=1 cargo test -p holaryn-wasm
 //! wire` rewrites it).
 
-use holaryn_core::{SearchOutput, ToolSummary};
+use holaryn_core::{SearchView, SummaryView};
 use std::fmt::Write as _;
 
 /// The packed form's mark: its first character (serde's JSON starts with `{`).
@@ -61,6 +61,8 @@ enum Kind {
 /// A field's value, as the writer packs it.
 enum Value<'a> {
     Text(&'a str),
+    /// A text, then `...` when the flag is set (a cut summary).
+    CutText(&'a str, bool),
     OptionalText(Option<&'a str>),
     Flag(bool),
     List(&'a [String]),
@@ -93,11 +95,11 @@ impl HeadField {
         }
     }
 
-    fn value(self, out: &SearchOutput) -> Value<'_> {
+    fn value<'a>(self, out: &SearchView<'a>) -> Value<'a> {
         match self {
             HeadField::NothingFits => Value::Flag(out.nothing_fits),
-            HeadField::Hint => Value::OptionalText(out.hint.as_deref()),
-            HeadField::RegistryVersion => Value::Text(&out.registry_version),
+            HeadField::Hint => Value::OptionalText(out.hint),
+            HeadField::RegistryVersion => Value::Text(out.registry_version),
         }
     }
 }
@@ -152,18 +154,18 @@ impl ResultField {
         }
     }
 
-    fn value(self, t: &ToolSummary) -> Value<'_> {
+    fn value<'b>(self, t: &'b SummaryView<'_>) -> Value<'b> {
         match self {
-            ResultField::Name => Value::Text(&t.name),
-            ResultField::Title => Value::Text(&t.title),
-            ResultField::Summary => Value::Text(&t.summary),
+            ResultField::Name => Value::Text(t.name),
+            ResultField::Title => Value::Text(t.title),
+            ResultField::Summary => Value::CutText(t.summary, t.summary_cut),
             ResultField::Source => Value::Text(t.source.as_str()),
-            ResultField::Provider => Value::Text(&t.provider),
+            ResultField::Provider => Value::Text(t.provider),
             ResultField::State => Value::Text(t.state.as_str()),
-            ResultField::Permissions => Value::List(&t.permissions),
+            ResultField::Permissions => Value::List(t.permissions),
             ResultField::Trust => Value::Text(t.trust.as_str()),
             ResultField::SchemaLoaded => Value::Flag(t.schema_loaded),
-            ResultField::Why => Value::List(&t.why),
+            ResultField::Why => Value::List(t.why),
             ResultField::CallName => Value::OptionalText(t.call_name.as_deref()),
         }
     }
@@ -171,7 +173,7 @@ impl ResultField {
 
 /// Call `f` with every field of `out` in packed order: the head's, then
 /// each result's (plain loops: a chained iterator measured slower here).
-fn each_value<'a>(out: &'a SearchOutput, mut f: impl FnMut(Value<'a>)) {
+fn each_value<'a>(out: &'a SearchView<'_>, mut f: impl FnMut(Value<'a>)) {
     for field in HEAD {
         f(field.value(out));
     }
@@ -185,7 +187,7 @@ fn each_value<'a>(out: &'a SearchOutput, mut f: impl FnMut(Value<'a>)) {
 /// The packed form of `out`, or serde's JSON when it cannot be packed.
 /// One pass: each string is checked as it is copied (not in a pass of its
 /// own), and serde's JSON replaces what was written when one cannot be packed.
-pub fn search(out: &SearchOutput) -> Result<String, serde_json::Error> {
+pub fn search(out: &SearchView<'_>) -> Result<String, serde_json::Error> {
     let mut len = 1;
     each_value(out, |v| len += v.packed_len() + 1);
     let mut w = Writer {
@@ -202,7 +204,7 @@ pub fn search(out: &SearchOutput) -> Result<String, serde_json::Error> {
         w.value(&v);
     });
     if !w.packable {
-        return serde_json::to_string(out);
+        return serde_json::to_string(&out.to_owned());
     }
     Ok(w.out)
 }
@@ -229,6 +231,7 @@ impl Value<'_> {
     fn packed_len(&self) -> usize {
         match self {
             Value::Text(s) => s.len(),
+            Value::CutText(s, cut) => s.len() + 3 * usize::from(*cut),
             Value::OptionalText(s) => s.map_or(1, str::len),
             Value::Flag(_) => 1,
             Value::List(l) => l.iter().map(|s| s.len() + 1).sum(),
@@ -240,7 +243,7 @@ impl Value<'_> {
     fn is(&self, kind: Kind) -> bool {
         matches!(
             (self, kind),
-            (Value::Text(_), Kind::Text)
+            (Value::Text(_) | Value::CutText(..), Kind::Text)
                 | (Value::OptionalText(_), Kind::OptionalText)
                 | (Value::Flag(_), Kind::Flag | Kind::OptionalFlag)
                 | (Value::List(_), Kind::List | Kind::OptionalList)
@@ -270,6 +273,12 @@ impl Writer {
     fn value(&mut self, v: &Value) {
         match v {
             Value::Text(s) => self.str(s),
+            Value::CutText(s, cut) => {
+                self.str(s);
+                if *cut {
+                    self.out.push_str("...");
+                }
+            }
             Value::OptionalText(Some(s)) => self.str(s),
             Value::OptionalText(None) => self.byte(NONE),
             Value::Flag(on) => self.byte(if *on { b'1' } else { b'0' }),
@@ -385,7 +394,7 @@ fn object(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use holaryn_core::AvailabilityState;
+    use holaryn_core::{AvailabilityState, SearchOutput, ToolSummary};
     use holaryn_model::{Source, Trust};
 
     fn tool(summary: &str, why: &[&str]) -> ToolSummary {
@@ -416,7 +425,7 @@ mod tests {
     #[test]
     fn packs_fields_in_serde_order_with_enum_names() {
         let o = out(vec![tool("Reads \"a\" file", &["name: read"])], None);
-        let p = search(&o).expect("pack");
+        let p = search(&o.view()).expect("pack");
         assert_eq!(
             p,
             "\u{1e}0\u{1f}\u{1c}\u{1f}sha256:ab\u{1f}fs/read\u{1f}Read\u{1f}Reads \"a\" file\u{1f}\
@@ -431,7 +440,7 @@ mod tests {
             out(vec![tool("a", &[""])], None),
             out(vec![], Some("look \u{1c}")),
         ] {
-            let p = search(&o).expect("json");
+            let p = search(&o.view()).expect("json");
             assert_eq!(p, serde_json::to_string(&o).expect("json"));
         }
     }
@@ -454,8 +463,21 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_summary_packs_as_its_owned_text() {
+        let o = out(vec![tool("Reads a file", &[])], None);
+        let mut v = o.view();
+        v.results[0].summary_cut = true;
+        let owned = v.to_owned();
+        assert_eq!(owned.results[0].summary, "Reads a file...");
+        assert_eq!(
+            search(&v).expect("pack"),
+            search(&owned.view()).expect("pack")
+        );
+    }
+
+    #[test]
     fn empty_results_and_hint() {
-        let p = search(&out(vec![], Some(""))).expect("pack");
+        let p = search(&out(vec![], Some("")).view()).expect("pack");
         assert_eq!(p, "\u{1e}1\u{1f}\u{1f}sha256:ab");
     }
 
@@ -505,10 +527,10 @@ mod tests {
         assert_eq!(keys(&empty)[1..], kept(&head)[..]);
         assert_eq!(keys(&empty["results"][0]), kept(&result));
         for f in HEAD {
-            assert!(f.value(&full).is(f.spec().1), "{f:?}");
+            assert!(f.value(&full.view()).is(f.spec().1), "{f:?}");
         }
         for f in RESULT {
-            assert!(f.value(&full.results[0]).is(f.spec().1), "{f:?}");
+            assert!(f.value(&full.results[0].view()).is(f.spec().1), "{f:?}");
         }
     }
 

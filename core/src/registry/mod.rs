@@ -206,6 +206,21 @@ impl Registry {
         })
     }
 
+    /// [`Registry::rewritten_wire_of`] appended to `out` (true), or nothing
+    /// appended for a provider-safe name (false).
+    pub fn push_rewritten_wire_of(&self, canonical: &str, out: &mut String) -> bool {
+        if holaryn_model::is_provider_safe(canonical) {
+            return false;
+        }
+        match self.wire_names().get(canonical) {
+            Some(tagged) => out.push_str(tagged),
+            None => {
+                holaryn_model::push_rewritten_wire_name(canonical, out);
+            }
+        }
+        true
+    }
+
     /// The canonical name a wire name stands for under this registry version
     /// (the inverse of [`Registry::wire_of`]).
     pub fn by_wire(&self, wire: &str) -> Option<&str> {

@@ -9,6 +9,7 @@ use super::api::{
     bad_input, bounded, parse_input, search_input, search_limit, ListInput, ListOutput,
     SearchInput, SearchOutput, ToolSummary, LIST_DEFAULT, LIST_MAX, NOTHING_FITS_RESULTS,
 };
+use super::search_view::{SearchView, SummaryView};
 use super::{unknown_session, Runtime};
 use crate::activity::{ActivityKind, ActivityRecord};
 use crate::availability::AvailabilityState;
@@ -45,6 +46,30 @@ fn nothing_fits_hint(index: &SearchIndex, weak: &[SearchHit]) -> String {
     hint
 }
 
+/// Where a search writes its answer (not a type parameter: one copy of the
+/// search code in the build, whatever its callers make of the answer).
+pub(crate) type Answer<'f> = &'f mut dyn FnMut(&SearchView<'_>);
+
+/// The owned answer of a borrowed one (one function for every caller).
+pub(crate) fn owned(v: &SearchView<'_>) -> SearchOutput {
+    v.to_owned()
+}
+
+/// What `f` makes of the answer `run` writes (`run` writes it once when it succeeds).
+pub(crate) fn with_answer<R>(
+    sid: &str,
+    f: impl FnOnce(&SearchView<'_>) -> R,
+    run: impl FnOnce(Answer<'_>) -> Result<()>,
+) -> Result<R> {
+    let (mut f, mut out) = (Some(f), None);
+    run(&mut |v| {
+        if let Some(f) = f.take() {
+            out = Some(f(v));
+        }
+    })?;
+    out.ok_or_else(|| unknown_session(sid))
+}
+
 impl Runtime {
     /// A tool's schema-free descriptor in `session` (looked up once per call, not per tool) with its summary text
     /// (`state` when the search already read it).
@@ -76,7 +101,9 @@ impl Runtime {
     /// ranking; [`Runtime::search_step`] adds the host embedder).
     pub fn tool_search(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<SearchOutput> {
         let (input, limit) = search_input(input)?;
-        self.search_read(sid, &input, limit, now_ms)
+        with_answer(sid, owned, |w| {
+            self.search_read(sid, &input, limit, now_ms, w)
+        })
     }
 
     /// [`Runtime::tool_search`] of the input `{"query": query}`, without a
@@ -87,22 +114,36 @@ impl Runtime {
         query: String,
         now_ms: u64,
     ) -> Result<SearchOutput> {
+        self.tool_search_query_view(sid, query, now_ms, owned)
+    }
+
+    /// [`Runtime::tool_search_query`] with its answer borrowed from the
+    /// runtime and handed to `f` (a writer that packs it needs no owned
+    /// copy of every result's strings).
+    pub fn tool_search_query_view<R>(
+        &mut self,
+        sid: &str,
+        query: String,
+        now_ms: u64,
+        f: impl FnOnce(&SearchView<'_>) -> R,
+    ) -> Result<R> {
         let input = SearchInput {
             query,
             ..SearchInput::default()
         };
         let limit = search_limit(&input)?;
-        self.search_read(sid, &input, limit, now_ms)
+        with_answer(sid, f, |w| self.search_read(sid, &input, limit, now_ms, w))
     }
 
-    /// `tool_search` of a read and checked input.
+    /// `tool_search` of a read and checked input, its answer handed to `f`.
     fn search_read(
         &mut self,
         sid: &str,
         input: &SearchInput,
         limit: usize,
         now_ms: u64,
-    ) -> Result<SearchOutput> {
+        f: Answer<'_>,
+    ) -> Result<()> {
         // Each accepted tool's state, kept for its summary: policy is read
         // once per result, not once to filter and again to describe it.
         let states = std::cell::RefCell::new(Vec::with_capacity(limit));
@@ -118,7 +159,7 @@ impl Runtime {
             self.index.search_all(&input.phrasings(), limit, &accept)
         };
         let states = states.into_inner();
-        self.finish_search(sid, hits.hits, hits.nothing_fits, now_ms, &states)
+        self.finish_search(sid, hits.hits, hits.nothing_fits, now_ms, &states, f)
     }
 
     /// The state of the tool in `doc` when [`Runtime::search_filter`] accepts it.
@@ -158,7 +199,7 @@ impl Runtime {
         move |doc: usize| self.accepted_state(session, input, doc).is_some()
     }
 
-    /// Summaries for ranked hits, and the activity record of the search.
+    /// Summaries for ranked hits, handed to `f`, and the activity record of the search.
     pub(crate) fn finish_search(
         &mut self,
         sid: &str,
@@ -166,40 +207,71 @@ impl Runtime {
         nothing_fits: bool,
         now_ms: u64,
         states: &[(usize, AvailabilityState)],
-    ) -> Result<SearchOutput> {
+        f: Answer<'_>,
+    ) -> Result<()> {
         let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
         let mut hits = hits;
         let hint = nothing_fits.then(|| {
             hits.truncate(NOTHING_FITS_RESULTS);
             nothing_fits_hint(&self.index, &hits)
         });
-        let results: Vec<ToolSummary> = hits
-            .into_iter()
-            .filter_map(|h| {
-                let tool = self.index.tool(h.doc)?;
-                let summary = self.index.summary(h.doc)?;
-                let state = states.iter().find(|(d, _)| *d == h.doc).map(|(_, s)| *s);
-                Some(self.summary(session, tool, summary, h.why, state))
-            })
-            .collect();
-        let version = session.version().to_string();
+        // Only indexed tools have a summary (the rest cannot be described).
+        hits.retain(|h| self.index.tool(h.doc).is_some());
+        // The record first: it needs the runtime mutably, the answer borrows it.
         let rec = ActivityRecord {
-            count: Some(results.len() as u64),
+            count: Some(hits.len() as u64),
             ..ActivityRecord::new(
                 ActivityKind::Search,
-                &version,
+                session.version(),
                 holaryn_model::Code::Ok,
                 "tool_search ran",
             )
         }
         .session(sid);
         self.record(rec, now_ms);
-        Ok(SearchOutput {
+        let session = self.sessions.get(sid).ok_or_else(|| unknown_session(sid))?;
+        // Every result's call name in one buffer (not a string each).
+        let mut names = String::new();
+        let spans: Vec<Option<std::ops::Range<usize>>> = hits
+            .iter()
+            .map(|h| {
+                let tool = self.index.tool(h.doc)?;
+                self.push_call_name(&tool.name, &mut names)
+            })
+            .collect();
+        let results: Vec<SummaryView<'_>> = hits
+            .iter()
+            .zip(spans)
+            .filter_map(|(h, span)| {
+                let tool = self.index.tool(h.doc)?;
+                let (summary, summary_cut) = self.index.summary_parts(h.doc)?;
+                let state = states.iter().find(|(d, _)| *d == h.doc).map(|(_, s)| *s);
+                let state = state.unwrap_or_else(|| self.state_of(session, tool));
+                Some(SummaryView {
+                    name: &tool.name,
+                    title: &tool.title,
+                    summary,
+                    summary_cut,
+                    source: tool.source,
+                    provider: &tool.provider.id,
+                    state,
+                    permissions: &tool.permissions,
+                    trust: tool.trust,
+                    schema_loaded: state == AvailabilityState::Loaded,
+                    why: &h.why,
+                    call_name: span
+                        .and_then(|r| names.get(r))
+                        .map(std::borrow::Cow::Borrowed),
+                })
+            })
+            .collect();
+        f(&SearchView {
             results,
             nothing_fits: hint.is_some(),
-            hint,
-            registry_version: version,
-        })
+            hint: hint.as_deref(),
+            registry_version: session.version(),
+        });
+        Ok(())
     }
 
     /// `tool_list`: a bounded, stable, filtered page.

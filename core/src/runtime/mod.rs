@@ -18,6 +18,7 @@ mod inspect;
 pub(crate) mod listed;
 pub(crate) mod model_call;
 pub(crate) mod providers;
+pub(crate) mod search_view;
 pub(crate) mod semantic;
 
 use self::semantic::EmbedDocs;
@@ -218,6 +219,21 @@ impl Runtime {
         (wire != canonical).then_some(wire)
     }
 
+    /// [`Runtime::call_name`] appended to `out`: the range it takes, or
+    /// `None` (nothing appended) when the tool is called by its canonical name.
+    pub(crate) fn push_call_name(
+        &self,
+        canonical: &str,
+        out: &mut String,
+    ) -> Option<std::ops::Range<usize>> {
+        let start = out.len();
+        if !self.registry.push_rewritten_wire_of(canonical, out) || out[start..] == *canonical {
+            out.truncate(start);
+            return None;
+        }
+        Some(start..out.len())
+    }
+
     /// True when a session may list `tool` without an inspect (working set,
     /// exact-name call): discoverable, and `available` or
     /// `approval_required` as if not loaded.
@@ -251,6 +267,12 @@ impl Runtime {
     /// Take the queued events.
     pub fn drain_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
+    }
+
+    /// Drop the queued events, keeping the queue's buffer (for a host with
+    /// nobody to deliver them to: no new queue per operation).
+    pub fn discard_events(&mut self) {
+        self.events.clear();
     }
 
     /// Apply a registry update atomically and propagate the change.

@@ -438,7 +438,9 @@ impl Runtime {
                 h.why.push(note.clone());
             }
         }
-        self.finish_search(sid, hits, nothing_fits, now_ms, &[])
-            .map(SearchStep::Done)
+        super::discovery::with_answer(sid, super::discovery::owned, |w| {
+            self.finish_search(sid, hits, nothing_fits, now_ms, &[], w)
+        })
+        .map(SearchStep::Done)
     }
 }

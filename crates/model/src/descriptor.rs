@@ -440,11 +440,18 @@ impl SummarySpan {
         span(line[..end].trim_end().len(), true)
     }
 
-    /// The summary text of `description` (the one the span was found in).
-    pub fn text(self, description: &str) -> String {
-        let cut = description
+    /// The summary of `description` (the one the span was found in) as its
+    /// text and whether `...` follows (the line was cut).
+    pub fn parts(self, description: &str) -> (&str, bool) {
+        let text = description
             .get(self.start as usize..self.end as usize)
             .unwrap_or_default();
+        (text, self.cut)
+    }
+
+    /// The summary text of `description` (the one the span was found in).
+    pub fn text(self, description: &str) -> String {
+        let (cut, _) = self.parts(description);
         let mut out = String::with_capacity(cut.len() + if self.cut { 3 } else { 0 });
         out.push_str(cut);
         if self.cut {

@@ -277,34 +277,48 @@ pub fn wire_name(canonical: &str) -> String {
 /// [`wire_name`] of a name that is not provider-safe; `None` for one that is
 /// (its own wire name: nothing to write).
 pub fn rewritten_wire_name(canonical: &str) -> Option<String> {
+    let mut out = String::new();
+    push_rewritten_wire_name(canonical, &mut out).then_some(out)
+}
+
+/// [`rewritten_wire_name`] appended to `out` (true), or nothing appended for
+/// a provider-safe name (false): many names into one buffer, no string each.
+pub fn push_rewritten_wire_name(canonical: &str, out: &mut String) -> bool {
     if is_provider_safe(canonical) {
-        return None;
+        return false;
     }
     // By bytes (every search result's call name goes through here): runs of
     // wire bytes copied whole, `/` → `__`, any other character (its first
-    // byte; continuation bytes 0x80..=0xBF are skipped) → `_`.
+    // byte; continuation bytes 0x80..=0xBF are skipped) → `_`. A run holds
+    // ASCII bytes only, so its ends are character boundaries.
+    let start = out.len();
+    out.reserve(canonical.len() + 8);
     let bytes = canonical.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len() + 8);
     let mut run = 0;
     for (i, &b) in bytes.iter().enumerate() {
         if is_wire_byte(b) {
             continue;
         }
-        out.extend_from_slice(&bytes[run..i]);
+        if i > run {
+            out.push_str(canonical.get(run..i).unwrap_or_default());
+        }
         run = i + 1;
         match b {
-            b'/' => out.extend_from_slice(b"__"),
+            b'/' => out.push_str("__"),
             0x80..=0xbf => {}
-            _ => out.push(b'_'),
+            _ => out.push('_'),
         }
     }
-    out.extend_from_slice(&bytes[run..]);
-    // Only ASCII was written.
-    let s = String::from_utf8(out).unwrap_or_default();
-    if s.len() > 64 || s.is_empty() {
-        return Some(tagged(&s, canonical, 0));
+    if run < bytes.len() {
+        out.push_str(canonical.get(run..).unwrap_or_default());
     }
-    Some(s)
+    let len = out.len() - start;
+    if len > 64 || len == 0 {
+        let t = tagged(&out[start..], canonical, 0);
+        out.truncate(start);
+        out.push_str(&t);
+    }
+    true
 }
 
 /// `base` cut to 55 bytes plus `_` and 8 hex digits of a hash of `canonical` (and `round`).
@@ -405,6 +419,28 @@ pub fn tag_wire_names<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Appending gives what the owned form gives, after what the buffer held.
+    #[test]
+    fn push_rewritten_wire_name_appends_the_owned_form() {
+        let long = format!("{}/y", "x".repeat(80));
+        for name in [
+            "a/b",
+            "ünï/cödé",
+            long.as_str(),
+            "é",
+            "ok_name",
+            "a/b.c-d",
+            "日本/語",
+        ] {
+            let mut out = String::from("pre");
+            let pushed = push_rewritten_wire_name(name, &mut out);
+            match rewritten_wire_name(name) {
+                Some(w) => assert!(pushed && out == format!("pre{w}"), "{name}"),
+                None => assert!(!pushed && out == "pre", "{name}"),
+            }
+        }
+    }
 
     #[test]
     fn provider_slugs_are_stable_and_keep_slugs() {

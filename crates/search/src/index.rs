@@ -711,6 +711,13 @@ impl SearchIndex {
         Some(d.summary.text(&d.tool.description))
     }
 
+    /// The one-line summary of the tool in `doc` as its text and whether
+    /// `...` follows ([`SearchIndex::summary`] without a copy).
+    pub fn summary_parts(&self, doc: usize) -> Option<(&str, bool)> {
+        let d = self.store.doc(doc as u32)?;
+        Some(d.summary.parts(&d.tool.description))
+    }
+
     /// The indexed tool of a canonical name.
     pub fn get(&self, name: &str) -> Option<&Arc<ToolDescriptor>> {
         self.store.slot_of(name).and_then(|s| self.tool(s as usize))
