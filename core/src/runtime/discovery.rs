@@ -9,7 +9,7 @@ use super::api::{
     bad_input, bounded, parse_input, search_input, search_limit, ListInput, ListOutput,
     SearchInput, SearchOutput, ToolSummary, LIST_DEFAULT, LIST_MAX, NOTHING_FITS_RESULTS,
 };
-use super::search_view::{SearchView, SummaryView};
+use super::search_view::{owned, with_answer, Answer, SearchView, SummaryView};
 use super::{unknown_session, Runtime};
 use crate::activity::{ActivityKind, ActivityRecord};
 use crate::availability::AvailabilityState;
@@ -46,30 +46,6 @@ fn nothing_fits_hint(index: &SearchIndex, weak: &[SearchHit]) -> String {
     hint
 }
 
-/// Where a search writes its answer (not a type parameter: one copy of the
-/// search code in the build, whatever its callers make of the answer).
-pub(crate) type Answer<'f> = &'f mut dyn FnMut(&SearchView<'_>);
-
-/// The owned answer of a borrowed one (one function for every caller).
-pub(crate) fn owned(v: &SearchView<'_>) -> SearchOutput {
-    v.to_owned()
-}
-
-/// What `f` makes of the answer `run` writes (`run` writes it once when it succeeds).
-pub(crate) fn with_answer<R>(
-    sid: &str,
-    f: impl FnOnce(&SearchView<'_>) -> R,
-    run: impl FnOnce(Answer<'_>) -> Result<()>,
-) -> Result<R> {
-    let (mut f, mut out) = (Some(f), None);
-    run(&mut |v| {
-        if let Some(f) = f.take() {
-            out = Some(f(v));
-        }
-    })?;
-    out.ok_or_else(|| unknown_session(sid))
-}
-
 impl Runtime {
     /// A tool's schema-free descriptor in `session` (looked up once per call, not per tool) with its summary text
     /// (`state` when the search already read it).
@@ -101,9 +77,11 @@ impl Runtime {
     /// ranking; [`Runtime::search_step`] adds the host embedder).
     pub fn tool_search(&mut self, sid: &str, input: &Value, now_ms: u64) -> Result<SearchOutput> {
         let (input, limit) = search_input(input)?;
-        with_answer(sid, owned, |w| {
-            self.search_read(sid, &input, limit, now_ms, w)
-        })
+        with_answer(
+            || unknown_session(sid),
+            owned,
+            |w| self.search_read(sid, &input, limit, now_ms, w),
+        )
     }
 
     /// [`Runtime::tool_search`] of the input `{"query": query}`, without a
@@ -132,7 +110,11 @@ impl Runtime {
             ..SearchInput::default()
         };
         let limit = search_limit(&input)?;
-        with_answer(sid, f, |w| self.search_read(sid, &input, limit, now_ms, w))
+        with_answer(
+            || unknown_session(sid),
+            f,
+            |w| self.search_read(sid, &input, limit, now_ms, w),
+        )
     }
 
     /// `tool_search` of a read and checked input, its answer handed to `f`.

@@ -8,8 +8,33 @@
 
 use super::api::{SearchOutput, ToolSummary};
 use crate::availability::AvailabilityState;
-use holaryn_model::{Source, Trust};
+use holaryn_model::{Error, Result, Source, Trust};
 use std::borrow::Cow;
+
+/// Where a search writes its answer (not a type parameter: one copy of the
+/// search code in the build, whatever its callers make of the answer).
+pub(crate) type Answer<'f> = &'f mut dyn FnMut(&SearchView<'_>);
+
+/// The owned answer of a borrowed one (one function for every caller).
+pub(crate) fn owned(v: &SearchView<'_>) -> SearchOutput {
+    v.to_owned()
+}
+
+/// What `f` makes of the answer `run` writes (`run` writes it once when it
+/// succeeds; `missing` is the error when it wrote none).
+pub(crate) fn with_answer<R>(
+    missing: impl FnOnce() -> Error,
+    f: impl FnOnce(&SearchView<'_>) -> R,
+    run: impl FnOnce(Answer<'_>) -> Result<()>,
+) -> Result<R> {
+    let (mut f, mut out) = (Some(f), None);
+    run(&mut |v| {
+        if let Some(f) = f.take() {
+            out = Some(f(v));
+        }
+    })?;
+    out.ok_or_else(missing)
+}
 
 /// One result of a search, borrowed: [`ToolSummary`]'s fields.
 #[derive(Debug, Clone, PartialEq)]

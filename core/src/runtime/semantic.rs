@@ -438,9 +438,11 @@ impl Runtime {
                 h.why.push(note.clone());
             }
         }
-        super::discovery::with_answer(sid, super::discovery::owned, |w| {
-            self.finish_search(sid, hits, nothing_fits, now_ms, &[], w)
-        })
+        super::search_view::with_answer(
+            || unknown_session(sid),
+            super::search_view::owned,
+            |w| self.finish_search(sid, hits, nothing_fits, now_ms, &[], w),
+        )
         .map(SearchStep::Done)
     }
 }
