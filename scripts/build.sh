@@ -73,6 +73,26 @@ for pair in holaryn-wasm:holaryn_wasm holaryn-code-wasm:holaryn_code holaryn-gat
   wasm-opt "${opt[@]}" --strip-debug --strip-producers "${WASM_FEATURES[@]}" "$bg" -o "$bg"
 done
 
+# wasm-bindgen copies every `///` doc of the exports into its JS glue as JSDoc.
+# Nothing reads them there (the package's types are js/index.d.ts over
+# holaryn_wasm.api.d.ts), and they were ~3.3 KiB gz of the default download:
+# the /** */ blocks are cut (the glue has no "/**" inside a string; esbuild
+# parses the result, and the exports must be the same as before).
+step "build: JSDoc out of the JS glue (code as written)"
+node --input-type=module -e '
+  import { readFileSync, writeFileSync } from "node:fs";
+  import { transformSync } from "esbuild";
+  const exported = (code) => transformSync(code, { format: "cjs" }).code.match(/^  \w+: \(\) => \w+/gm)?.join() ?? "";
+  for (const name of ["holaryn_wasm", "holaryn_code", "holaryn_gateway"]) {
+    const file = `dist/web/${name}.js`;
+    const before = readFileSync(file, "utf8");
+    const after = before.replace(/\n[ \t]*\/\*\*(?:(?!\*\/)[\s\S])*\*\/[ \t]*(?=\n)/g, "");
+    if (after.includes("/**") || exported(after) !== exported(before) || exported(after) === "")
+      throw new Error(`${file}: JSDoc cut left a comment or changed the exports`);
+    writeFileSync(file, after);
+  }
+'
+
 # The build id snapshots are stamped with and checked against (rt.snapshot(),
 # HolarynRuntime.restore): the package version and a digest of the shipped
 # runtime wasm, taken here once so a restore costs no hashing. The entries
