@@ -606,50 +606,35 @@ fn the_first_step_of_a_longer_request_ranks_first() {
     ];
     rt.register_values(&tools, 0).expect("tools");
     let sid = dynamic_session(&mut rt, 6);
-    let out = rt
-        .tool_search(
-            &sid,
-            &json!({ "query": "check the cost for a new branch, confirm it, then create the branch" }),
-            1,
-        )
-        .expect("search");
-    assert_eq!(out.results[0].name, "get_cost", "{:?}", out.results);
-    let confirm = out.results.iter().find(|r| r.name == "confirm_cost");
-    assert!(
-        confirm.is_some_and(|r| r.why.iter().any(|w| w == "named for a later step: confirm")),
-        "{confirm:?}"
+    // The first result for `query`, and the result named `with` whose why has `why`.
+    let mut expect = |query: &str, first: &str, with: &str, why: &str| {
+        let out = rt
+            .tool_search(&sid, &json!({ "query": query }), 1)
+            .expect("search");
+        assert_eq!(out.results[0].name, first, "{query}: {:?}", out.results);
+        let hit = out.results.iter().find(|r| r.name == with);
+        assert!(
+            hit.is_some_and(|r| r.why.iter().any(|w| w == why)),
+            "{query}: {with} says {why:?}: {hit:?}"
+        );
+    };
+    expect(
+        "check the cost for a new branch, confirm it, then create the branch",
+        "get_cost",
+        "confirm_cost",
+        "named for a later step: confirm",
     );
-    let out = rt
-        .tool_search(
-            &sid,
-            &json!({ "query": "find Bob's email in my contacts and then send him the deck" }),
-            1,
-        )
-        .expect("search");
-    assert_eq!(out.results[0].name, "list_contacts", "{:?}", out.results);
-    assert!(
-        out.results[0]
-            .why
-            .iter()
-            .any(|w| w == "looks up for a later step: list"),
-        "{:?}",
-        out.results[0].why
+    expect(
+        "find Bob's email in my contacts and then send him the deck",
+        "list_contacts",
+        "list_contacts",
+        "looks up for a later step: list",
     );
     // "list" before a later step stands for get.
-    let out = rt
-        .tool_search(
-            &sid,
-            &json!({ "query": "list the monitors that are alerting and open an incident for each" }),
-            1,
-        )
-        .expect("search");
-    assert_eq!(out.results[0].name, "get_monitors", "{:?}", out.results);
-    assert!(
-        out.results[0]
-            .why
-            .iter()
-            .any(|w| w == "looks up for a later step: get"),
-        "{:?}",
-        out.results[0].why
+    expect(
+        "list the monitors that are alerting and open an incident for each",
+        "get_monitors",
+        "get_monitors",
+        "looks up for a later step: get",
     );
 }
