@@ -192,22 +192,16 @@ impl Registry {
     /// else its [`Registry::wire_names`] exception or its preferred
     /// [`holaryn_model::wire_name`].
     pub fn wire_of(&self, canonical: &str) -> String {
-        self.rewritten_wire_of(canonical)
-            .unwrap_or_else(|| canonical.to_string())
+        let mut out = String::new();
+        if !self.push_rewritten_wire_of(canonical, &mut out) {
+            out.push_str(canonical);
+        }
+        out
     }
 
-    /// [`Registry::wire_of`] of a tool whose canonical name is not
-    /// provider-safe; `None` for one that is (read once, not per step).
-    pub fn rewritten_wire_of(&self, canonical: &str) -> Option<String> {
-        let preferred = holaryn_model::rewritten_wire_name(canonical)?;
-        Some(match self.wire_names().get(canonical) {
-            Some(tagged) => tagged.clone(),
-            None => preferred,
-        })
-    }
-
-    /// [`Registry::rewritten_wire_of`] appended to `out` (true), or nothing
-    /// appended for a provider-safe name (false).
+    /// [`Registry::wire_of`] appended to `out` for a tool whose canonical
+    /// name is not provider-safe (true); nothing appended for one that is
+    /// (false: it is its own wire name).
     pub fn push_rewritten_wire_of(&self, canonical: &str, out: &mut String) -> bool {
         if holaryn_model::is_provider_safe(canonical) {
             return false;

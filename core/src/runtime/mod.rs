@@ -214,9 +214,8 @@ impl Runtime {
     /// The name a client calls a tool by, when it is not the canonical name
     /// (its wire name: `github/create_issue` → `github__create_issue`).
     pub(crate) fn call_name(&self, canonical: &str) -> Option<String> {
-        // None for a provider-safe name: its own wire name.
-        let wire = self.registry.rewritten_wire_of(canonical)?;
-        (wire != canonical).then_some(wire)
+        let mut out = String::new();
+        self.push_call_name(canonical, &mut out).map(|_| out)
     }
 
     /// [`Runtime::call_name`] appended to `out`: the range it takes, or

@@ -49,10 +49,10 @@ pub use hash::{
 pub use json::{escape_token, exact_in_js, json_len};
 pub use names::{
     check_provider_id, check_spec as check_reserved_names, is_discovery_tool, is_provider_safe,
-    is_provider_slug, meaning, provider_slug, push_rewritten_wire_name, rewritten_wire_name,
-    tag_wire_names, wire_contested, wire_name, wire_names, Meaning, DISCOVERY_TOOLS, HANDLE_PREFIX,
-    MAX_NAME_BYTES, RUNTIME_PROVIDER, RUNTIME_TOOL_NAMES, RUN_TOOL_CODE, RUN_TOOL_SCRIPT,
-    TOOL_INSPECT, TOOL_LIST, TOOL_SEARCH,
+    is_provider_slug, meaning, provider_slug, push_rewritten_wire_name, tag_wire_names,
+    wire_contested, wire_name, wire_names, Meaning, DISCOVERY_TOOLS, HANDLE_PREFIX, MAX_NAME_BYTES,
+    RUNTIME_PROVIDER, RUNTIME_TOOL_NAMES, RUN_TOOL_CODE, RUN_TOOL_SCRIPT, TOOL_INSPECT, TOOL_LIST,
+    TOOL_SEARCH,
 };
 pub use outcome::{ArgError, CallOutcome, CallPath, CallStatus, Stage};
 pub use pack::{Pack, Unpack};

@@ -271,18 +271,16 @@ pub fn is_provider_safe(name: &str) -> bool {
 /// name itself when safe, else `/` → `__`, other characters → `_`, and a hash
 /// tag when too long. [`wire_names`] decides what a tool is actually called.
 pub fn wire_name(canonical: &str) -> String {
-    rewritten_wire_name(canonical).unwrap_or_else(|| canonical.to_string())
-}
-
-/// [`wire_name`] of a name that is not provider-safe; `None` for one that is
-/// (its own wire name: nothing to write).
-pub fn rewritten_wire_name(canonical: &str) -> Option<String> {
     let mut out = String::new();
-    push_rewritten_wire_name(canonical, &mut out).then_some(out)
+    if !push_rewritten_wire_name(canonical, &mut out) {
+        out.push_str(canonical);
+    }
+    out
 }
 
-/// [`rewritten_wire_name`] appended to `out` (true), or nothing appended for
-/// a provider-safe name (false): many names into one buffer, no string each.
+/// [`wire_name`] appended to `out` for a name that is not provider-safe
+/// (true), nothing appended for one that is (false: it is its own wire
+/// name): many names into one buffer, no string each.
 pub fn push_rewritten_wire_name(canonical: &str, out: &mut String) -> bool {
     if is_provider_safe(canonical) {
         return false;
@@ -435,9 +433,10 @@ mod tests {
         ] {
             let mut out = String::from("pre");
             let pushed = push_rewritten_wire_name(name, &mut out);
-            match rewritten_wire_name(name) {
-                Some(w) => assert!(pushed && out == format!("pre{w}"), "{name}"),
-                None => assert!(!pushed && out == "pre", "{name}"),
+            if is_provider_safe(name) {
+                assert!(!pushed && out == "pre", "{name}");
+            } else {
+                assert!(pushed && out == format!("pre{}", wire_name(name)), "{name}");
             }
         }
     }
