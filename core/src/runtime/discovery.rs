@@ -20,6 +20,7 @@ use holaryn_model::{hex, unhex};
 use holaryn_search::{SearchHit, SearchIndex};
 
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// The hint when nothing fits: how to browse instead of guessing.
 fn nothing_fits_hint(index: &SearchIndex, weak: &[SearchHit]) -> String {
@@ -47,29 +48,31 @@ fn nothing_fits_hint(index: &SearchIndex, weak: &[SearchHit]) -> String {
 }
 
 impl Runtime {
-    /// A tool's schema-free descriptor in `session` (looked up once per call, not per tool) with its summary text
-    /// (`state` when the search already read it).
-    fn summary(
+    /// A tool's schema-free descriptor in `session`, borrowed: its summary
+    /// parts, why and call name as given (`state` when the search already read it).
+    fn summary_view<'a>(
         &self,
         session: &Session,
-        tool: &ToolDescriptor,
-        summary: String,
-        why: Vec<String>,
+        tool: &'a ToolDescriptor,
+        (summary, summary_cut): (&'a str, bool),
+        why: &'a [String],
         state: Option<AvailabilityState>,
-    ) -> ToolSummary {
+        call_name: Option<Cow<'a, str>>,
+    ) -> SummaryView<'a> {
         let state = state.unwrap_or_else(|| self.state_of(session, tool));
-        ToolSummary {
-            name: tool.name.clone(),
-            title: tool.title.clone(),
+        SummaryView {
+            name: &tool.name,
+            title: &tool.title,
             summary,
+            summary_cut,
             source: tool.source,
-            provider: tool.provider.id.clone(),
+            provider: &tool.provider.id,
             state,
-            permissions: tool.permissions.clone(),
+            permissions: &tool.permissions,
             trust: tool.trust,
             schema_loaded: state == AvailabilityState::Loaded,
             why,
-            call_name: self.call_name(&tool.name),
+            call_name,
         }
     }
 
@@ -226,25 +229,10 @@ impl Runtime {
             .zip(spans)
             .filter_map(|(h, span)| {
                 let tool = self.index.tool(h.doc)?;
-                let (summary, summary_cut) = self.index.summary_parts(h.doc)?;
+                let parts = self.index.summary_parts(h.doc)?;
                 let state = states.iter().find(|(d, _)| *d == h.doc).map(|(_, s)| *s);
-                let state = state.unwrap_or_else(|| self.state_of(session, tool));
-                Some(SummaryView {
-                    name: &tool.name,
-                    title: &tool.title,
-                    summary,
-                    summary_cut,
-                    source: tool.source,
-                    provider: &tool.provider.id,
-                    state,
-                    permissions: &tool.permissions,
-                    trust: tool.trust,
-                    schema_loaded: state == AvailabilityState::Loaded,
-                    why: &h.why,
-                    call_name: span
-                        .and_then(|r| names.get(r))
-                        .map(std::borrow::Cow::Borrowed),
-                })
+                let call_name = span.and_then(|r| names.get(r)).map(Cow::Borrowed);
+                Some(self.summary_view(session, tool, parts, &h.why, state, call_name))
             })
             .collect();
         f(&SearchView {
@@ -306,7 +294,11 @@ impl Runtime {
         let version = session.version().to_string();
         let tools: Vec<ToolSummary> = page
             .iter()
-            .map(|t| self.summary(session, t, t.summary(), Vec::new(), None))
+            .map(|t| {
+                let call_name = self.call_name(&t.name).map(Cow::Owned);
+                self.summary_view(session, t, t.summary_parts(), &[], None, call_name)
+                    .to_owned()
+            })
             .collect();
         let rec = ActivityRecord {
             count: Some(tools.len() as u64),

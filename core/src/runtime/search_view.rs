@@ -81,16 +81,10 @@ pub struct SearchView<'a> {
 impl SummaryView<'_> {
     /// The owned summary `tool_search` returns.
     pub fn to_owned(&self) -> ToolSummary {
-        let mut summary =
-            String::with_capacity(self.summary.len() + 3 * usize::from(self.summary_cut));
-        summary.push_str(self.summary);
-        if self.summary_cut {
-            summary.push_str("...");
-        }
         ToolSummary {
             name: self.name.to_string(),
             title: self.title.to_string(),
-            summary,
+            summary: holaryn_model::summary_text(self.summary, self.summary_cut),
             source: self.source,
             provider: self.provider.to_string(),
             state: self.state,

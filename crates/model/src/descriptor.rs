@@ -352,6 +352,10 @@ impl ToolDescriptor {
     pub fn summary(&self) -> String {
         summary_of(&self.description)
     }
+    /// [`ToolDescriptor::summary`] as its text and whether `...` follows (no copy).
+    pub fn summary_parts(&self) -> (&str, bool) {
+        SummarySpan::of(&self.description).parts(&self.description)
+    }
 }
 
 /// Where a tool's summary lies in its description (see `summary_of`):
@@ -451,14 +455,19 @@ impl SummarySpan {
 
     /// The summary text of `description` (the one the span was found in).
     pub fn text(self, description: &str) -> String {
-        let (cut, _) = self.parts(description);
-        let mut out = String::with_capacity(cut.len() + if self.cut { 3 } else { 0 });
-        out.push_str(cut);
-        if self.cut {
-            out.push_str("...");
-        }
-        out
+        let (text, cut) = self.parts(description);
+        summary_text(text, cut)
     }
+}
+
+/// A summary's text from its [`SummarySpan::parts`]: `text`, then `...` when cut.
+pub fn summary_text(text: &str, cut: bool) -> String {
+    let mut out = String::with_capacity(text.len() + if cut { 3 } else { 0 });
+    out.push_str(text);
+    if cut {
+        out.push_str("...");
+    }
+    out
 }
 
 /// The first non-blank line of `description`, trimmed, cut to 157 chars

@@ -37,8 +37,8 @@ pub use args::{mark_json_text, oversized, oversized_marker, unrepresentable};
 pub use blob::{Blob, Reader};
 pub use codes::Code;
 pub use descriptor::{
-    Annotations, ApprovalMode, Invokability, Provider, ProviderStatus, SchemaDialect, Source,
-    SummarySpan, ToolDescriptor, ToolRole, ToolSpec, Trust, Visibility,
+    summary_text, Annotations, ApprovalMode, Invokability, Provider, ProviderStatus, SchemaDialect,
+    Source, SummarySpan, ToolDescriptor, ToolRole, ToolSpec, Trust, Visibility,
 };
 pub use error::{line_col_utf16, Error, ErrorCode, Result};
 pub use format::Format;

@@ -705,14 +705,9 @@ impl SearchIndex {
         self.store.doc(doc as u32).map(|d| &d.tool)
     }
 
-    /// The summary of the tool in slot `doc` (its [`ToolDescriptor::summary`], found at indexing).
-    pub fn summary(&self, doc: usize) -> Option<String> {
-        let d = self.store.doc(doc as u32)?;
-        Some(d.summary.text(&d.tool.description))
-    }
-
-    /// The one-line summary of the tool in `doc` as its text and whether
-    /// `...` follows ([`SearchIndex::summary`] without a copy).
+    /// The one-line summary of the tool in `doc` (its
+    /// [`ToolDescriptor::summary`], found at indexing) as its text and
+    /// whether `...` follows.
     pub fn summary_parts(&self, doc: usize) -> Option<(&str, bool)> {
         let d = self.store.doc(doc as u32)?;
         Some(d.summary.parts(&d.tool.description))
