@@ -1304,12 +1304,10 @@ impl SearchIndex {
             let members = VERB_FAMILIES[*f].iter().zip(&family_stems()[*f]);
             members
                 .filter(|(_, stem)| {
-                    self.store.id(stem).is_some_and(|id| {
-                        let plist = self.store.postings(id);
-                        plist
-                            .binary_search_by_key(&doc, |p| p.doc)
-                            .is_ok_and(|i| plist[i].fields & 0b11 != 0)
-                    })
+                    self.store
+                        .id(stem)
+                        .and_then(|id| self.store.fields_in(id, doc))
+                        .is_some_and(|f| f & 0b11 != 0)
                 })
                 .map(|(m, _)| *m)
                 .next()
@@ -1367,14 +1365,13 @@ impl SearchIndex {
         found.clear();
         // The first later step's word in the name or title (see [`LATER_NAME`]).
         let mut later = None;
-        for (k, QTerm { id, word, .. }) in s.qterms.iter().enumerate() {
-            let plist = self.store.postings(*id);
-            if let Ok(i) = plist.binary_search_by_key(&doc, |p| p.doc) {
+        for (k, t) in s.qterms.iter().enumerate() {
+            if let Some(fields) = self.store.fields_in(t.id, doc) {
                 if let Some(slot) = labels.get_mut(k) {
-                    slot.get_or_insert_with(|| word.text(&s.req));
+                    slot.get_or_insert_with(|| t.word.text(&s.req));
                 }
-                found.push((plist[i].fields, k));
-                if s.qterms[k].later && plist[i].fields & 0b11 != 0 && later.is_none() {
+                found.push((fields, k));
+                if t.later && fields & 0b11 != 0 && later.is_none() {
                     later = Some(k);
                 }
             }
@@ -1484,8 +1481,7 @@ impl SearchIndex {
                 let Some(id) = id.filter(|_| w.weight >= 1.0) else {
                     continue;
                 };
-                let plist = self.store.postings(id);
-                if plist.binary_search_by_key(&doc, |p| p.doc).is_ok() {
+                if self.store.fields_in(id, doc).is_some() {
                     let idf = self.store.idf(id);
                     rarest = rarest.max(idf);
                     if !s.providers.iter().any(|n| n.words.contains(&w.word)) {
@@ -1511,12 +1507,12 @@ impl SearchIndex {
         };
         let matches = |concept: usize| {
             s.qterms.iter().any(|t| {
-                let plist = self.store.postings(t.id);
                 t.concept == concept
                     && !related(t)
-                    && plist
-                        .binary_search_by_key(&doc, |p| p.doc)
-                        .is_ok_and(|i| plist[i].fields & fields != 0)
+                    && self
+                        .store
+                        .fields_in(t.id, doc)
+                        .is_some_and(|f| f & fields != 0)
             })
         };
         for (i, w) in s.req.words.iter().enumerate() {

@@ -347,6 +347,13 @@ impl Store {
         self.postings.get(id as usize).map_or(&[], Vec::as_slice)
     }
 
+    /// The fields term `id` occurs in within `doc` (`None`: not in `doc`).
+    pub(crate) fn fields_in(&self, id: u32, doc: u32) -> Option<u8> {
+        let plist = self.postings(id);
+        let i = plist.binary_search_by_key(&doc, |p| p.doc).ok()?;
+        Some(plist[i].fields)
+    }
+
     /// BM25 idf of a term id over the live documents.
     pub(crate) fn idf(&self, id: u32) -> f32 {
         let n = self.live.max(1) as f32;
