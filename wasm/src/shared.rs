@@ -119,13 +119,11 @@ impl Shared {
             if events.is_empty() || round == MAX_ROUNDS {
                 break;
             }
+            // Not empty: checked above, and draining calls no listener.
             let listeners: Vec<Function> = match self.listeners.try_borrow() {
                 Ok(l) => l.clone(),
                 Err(_) => break,
             };
-            if listeners.is_empty() {
-                break;
-            }
             for ev in events {
                 if round > 0 {
                     if feedback >= MAX_FEEDBACK {
