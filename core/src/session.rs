@@ -110,6 +110,9 @@ pub struct LoadedSchema {
     pub state: AvailabilityState,
     /// Position in the session's exports: the order of first inspection.
     pub slot: u64,
+    /// Left out of an export while still current (its provider was down):
+    /// when it is listed again it goes after the tools sent meanwhile.
+    pub left_out: bool,
     /// False once the tool changed, was removed or its availability changed
     /// since the inspect; it must be inspected again before a call runs.
     pub current: bool,
@@ -248,16 +251,44 @@ impl Session {
         self.loaded.get(name)
     }
 
-    /// Loaded, current tool names in export order (first inspection first).
+    /// Loaded, current tool names in export order: first inspection first,
+    /// except that a tool an export left out comes back after the others, so
+    /// a rejoining tool extends the export the model last saw instead of
+    /// reshaping it.
     pub fn export_order(&self) -> Vec<&str> {
-        let mut v: Vec<(&u64, &str)> = self
+        let mut v: Vec<(bool, u64, &str)> = self
             .loaded
             .iter()
             .filter(|(_, l)| l.current)
-            .map(|(n, l)| (&l.slot, n.as_str()))
+            .map(|(n, l)| (l.left_out, l.slot, n.as_str()))
             .collect();
         v.sort();
-        v.into_iter().map(|(_, n)| n).collect()
+        v.into_iter().map(|(_, _, n)| n).collect()
+    }
+
+    /// Record which loaded tools an export sent: a current tool it left out
+    /// is marked, and a marked tool it sent takes the next slot (in the order
+    /// sent), so later exports keep this one as their prefix.
+    pub(crate) fn record_export<'a>(&mut self, sent: impl IntoIterator<Item = &'a str>) {
+        let mut next = self.next_slot();
+        let mut in_export = std::collections::BTreeSet::new();
+        for name in sent {
+            in_export.insert(name);
+            if let Some(l) = self.loaded.get_mut(name).filter(|l| l.left_out) {
+                l.left_out = false;
+                l.slot = next;
+                next += 1;
+            }
+        }
+        for (name, l) in self.loaded.iter_mut() {
+            if l.current && !in_export.contains(name.as_str()) {
+                l.left_out = true;
+            }
+        }
+    }
+
+    fn next_slot(&self) -> u64 {
+        self.loaded.values().map(|l| l.slot + 1).max().unwrap_or(0)
     }
 
     /// Record an inspect: a loaded tool keeps its slot; any other (new, or
@@ -266,8 +297,8 @@ impl Session {
     pub(crate) fn load(&mut self, tool: &holaryn_model::ToolDescriptor, state: AvailabilityState) {
         self.list_revision += 1;
         let slot = match self.loaded.get(&tool.name) {
-            Some(l) if l.current => l.slot,
-            _ => self.loaded.values().map(|l| l.slot + 1).max().unwrap_or(0),
+            Some(l) if l.current && !l.left_out => l.slot,
+            _ => self.next_slot(),
         };
         self.loaded.insert(
             tool.name.clone(),
@@ -276,6 +307,7 @@ impl Session {
                 tool_version: tool.version.clone(),
                 state,
                 slot,
+                left_out: false,
                 current: true,
             },
         );

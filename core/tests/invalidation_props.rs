@@ -7,7 +7,8 @@
 //! comes back unchanged is no change: issue 31); a tool shown and since
 //! changed asks to be inspected again (`schema.not_loaded`), never
 //! `tool.unknown`; and a dynamic session's export only grows, byte-identical
-//! prefix first, until a tool in it changes or its provider goes down.
+//! prefix first, until a tool in it changes or its provider goes down (a tool
+//! whose provider comes back is appended, not put back in its old place).
 
 mod common;
 
@@ -289,6 +290,27 @@ fn a_change_to_another_provider_leaves_everything_loaded() {
         Op::CallWire(0, 0),
         Op::Inspect(0),
         Op::CallWire(0, 0),
+        Op::Export(0),
+    ]);
+}
+
+#[test]
+fn a_tool_that_rejoins_extends_the_export_sent_without_it() {
+    // Found by the property above: the export sent while p2 was down is the
+    // prefix of the one after it came back.
+    run(vec![
+        Op::Inspect(2),
+        Op::Inspect(0),
+        Op::Disconnect(1),
+        Op::Export(0),
+        Op::Connect(1),
+        Op::Export(0),
+        Op::CallWire(2, 0),
+        Op::Inspect(1),
+        Op::Disconnect(1),
+        Op::Export(1),
+        Op::Connect(1),
+        Op::Export(1),
         Op::Export(0),
     ]);
 }

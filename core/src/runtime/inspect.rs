@@ -391,8 +391,16 @@ impl Runtime {
     ) -> Result<crate::formats::Export> {
         let export = self.current_export(sid, format)?;
         let bound = self.bindings(&export.names);
+        // A loaded-mode export is in `model_tools` order; a deferred one is pinned.
+        let sent = match self.session(sid)?.pins.on && format == holaryn_model::Format::Anthropic {
+            true => None,
+            false => Some(self.model_tool_names(sid)?),
+        };
         if let Some(session) = self.sessions.get_mut(sid) {
             session.exported.insert(format, bound);
+            if let Some(sent) = &sent {
+                session.record_export(sent.iter().map(String::as_str));
+            }
         }
         Ok(export)
     }
