@@ -114,6 +114,46 @@ impl Lexicon {
     }
 }
 
+/// Particles that may stand apart from their verb ("roll the worker back",
+/// "spin a new pod up"): a two-word phrase ending in one also matches with
+/// up to [`PARTICLE_GAP`] words between its verb and its particle.
+const PARTICLES: &[&str] = &["up", "down", "back", "off", "out", "over", "away", "on"];
+
+/// Most words between a verb and its separated particle.
+pub(crate) const PARTICLE_GAP: usize = 2;
+
+impl Lexicon {
+    /// A two-word verb-and-particle entry whose verb is `seq[at]` and whose
+    /// particle comes after 1..=[`PARTICLE_GAP`] other words (`open(k)` says
+    /// whether `seq[k]` may stand between them); with the particle's position.
+    pub(crate) fn match_split(
+        &self,
+        seq: &[&str],
+        at: usize,
+        open: impl Fn(usize) -> bool,
+    ) -> Option<(&Entry, usize)> {
+        let cands = self.by_first.get(*seq.get(at)?)?;
+        for gap in 1..=PARTICLE_GAP {
+            let k = at + 1 + gap;
+            let Some(particle) = seq.get(k) else { break };
+            if !open(k - 1) {
+                break;
+            }
+            if !PARTICLES.contains(particle) {
+                continue;
+            }
+            let hit = cands
+                .iter()
+                .map(|i| &self.entries[*i])
+                .find(|e| !e.adds.is_empty() && e.phrase.len() == 2 && e.phrase[1] == *particle);
+            if let Some(e) = hit {
+                return Some((e, k));
+            }
+        }
+        None
+    }
+}
+
 /// The compiled-in lexicon, parsed on first use.
 pub(crate) fn lexicon() -> &'static Lexicon {
     static LEX: OnceLock<Lexicon> = OnceLock::new();

@@ -645,22 +645,41 @@ pub(crate) fn read(query: &str) -> Request {
     }
     let mut i = 0;
     let mut next_concept = out.words.len();
+    // The particle of a verb matched apart from it ("roll the worker back").
+    let mut particle = usize::MAX;
     while i < seq.len() {
-        let Some(e) = lex.match_at(&seq, i, false) else {
+        if i == particle {
             i += 1;
             continue;
+        }
+        // Contiguous first; else a verb whose particle stands after its object.
+        let open =
+            |j: usize| !seq[j].is_empty() && !raw[at[j]].boundary && !raw[at[j - 1]].boundary;
+        let (e, spots, split) = match lex.match_at(&seq, i, false) {
+            Some(e) => (e, (i..i + e.phrase.len()).collect::<Vec<_>>(), false),
+            None => match lex.match_split(&seq, i, open) {
+                Some((e, k)) => {
+                    particle = k;
+                    (e, vec![i, k], true)
+                }
+                None => {
+                    i += 1;
+                    continue;
+                }
+            },
         };
-        let n = e.phrase.len();
-        let covered: Vec<usize> = at[i..i + n]
+        // Past the phrase; past only the verb of a split one (its object is read on its own).
+        let step = if split { 1 } else { spots.len() };
+        let covered: Vec<usize> = spots
             .iter()
-            .map(|k| content_at[*k])
+            .map(|j| content_at[at[*j]])
             .filter(|c| *c != usize::MAX)
             .collect();
         let (lo, hi) = (
             covered.first().copied().unwrap_or(0),
             covered.last().map_or(0, |c| c + 1),
         );
-        let concept = if covered.len() == 1 && n == 1 {
+        let concept = if covered.len() == 1 && spots.len() == 1 {
             lo
         } else {
             next_concept += 1;
@@ -670,9 +689,9 @@ pub(crate) fn read(query: &str) -> Request {
             }
             next_concept - 1
         };
-        let weight = at[i..i + n]
+        let weight = spots
             .iter()
-            .map(|k| raw_weight[*k])
+            .map(|j| raw_weight[at[*j]])
             .fold(0f32, f32::max);
         let later = !covered.is_empty()
             && covered.iter().all(|c| out.words[*c].later)
@@ -686,7 +705,7 @@ pub(crate) fn read(query: &str) -> Request {
             related: false,
             later,
         });
-        i += n;
+        i += step;
     }
     // 5. Related words for content words no lexicon phrase covers.
     for (c, w) in out.words.iter().enumerate() {
@@ -830,5 +849,20 @@ mod tests {
             .expansions
             .iter()
             .any(|e| e.adds.iter().any(|(w, _)| w == "reaction")));
+    }
+
+    #[test]
+    fn a_particle_after_its_object_still_makes_the_phrase() {
+        let split = |q: &str| read(q).expansions.iter().any(|e| e.phrase == "roll back");
+        assert!(split("roll back the worker"));
+        assert!(split("roll the worker back to version 7d1e"));
+        assert!(split("roll the edge worker back"));
+        // Not across a clause, nor past two words.
+        assert!(!split("roll the dice, back to work"));
+        assert!(!split("roll the big edge worker back"));
+        // The object keeps its own reading, and the verb is no verb of its own.
+        let r = read("roll the worker back");
+        assert!(r.words.iter().any(|w| w.word == "worker"));
+        assert!(r.words.iter().all(|w| w.word != "roll" || !w.verb));
     }
 }
