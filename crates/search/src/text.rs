@@ -114,6 +114,26 @@ fn fold(text: &str) -> String {
     out
 }
 
+/// Length of a numeronym at the start of `rest` ("k8s", "n8n", "i18n",
+/// "a11y", "e2e"): one ASCII letter, one or two digits, one letter, then no
+/// further letter or digit (an ASCII non-word character or the end). It is
+/// one word: split at its digits, "k8s" and "n8n" would share the word "8".
+fn numeronym_len(rest: &[u8]) -> Option<usize> {
+    let digits = rest
+        .iter()
+        .skip(1)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let len = 2 + digits;
+    let fits = rest.first().is_some_and(u8::is_ascii_alphabetic)
+        && (1..=2).contains(&digits)
+        && rest.get(len - 1).is_some_and(u8::is_ascii_alphabetic)
+        && rest
+            .get(len)
+            .is_none_or(|b| b.is_ascii() && !b.is_ascii_alphanumeric());
+    fits.then_some(len)
+}
+
 /// [`split_words`] over folded text by spans: each word is copied once and
 /// lower-cased in place (ASCII) instead of pushed character by character.
 fn split_spans(text: &str, mut f: impl FnMut(&mut String)) {
@@ -131,7 +151,11 @@ fn split_spans(text: &str, mut f: impl FnMut(&mut String)) {
     let mut n = 0usize;
     let mut start: Option<usize> = None; // the word being read
     let mut prev = ' ';
+    let mut skip = 0usize; // the end of a numeronym already emitted
     for (i, ch) in text.char_indices() {
+        if i < skip {
+            continue;
+        }
         if ch.is_alphanumeric() {
             match start {
                 Some(s) => {
@@ -143,7 +167,14 @@ fn split_spans(text: &str, mut f: impl FnMut(&mut String)) {
                         start = Some(i);
                     }
                 }
-                None => start = Some(i),
+                None => match numeronym_len(&text.as_bytes()[i..]) {
+                    Some(len) => {
+                        emit(&mut cur, &text[i..i + len]);
+                        n += 1;
+                        skip = i + len;
+                    }
+                    None => start = Some(i),
+                },
             }
             prev = ch;
         } else if let Some(s) = start.take() {
@@ -170,7 +201,32 @@ fn split_words(chars: impl Iterator<Item = char>, mut f: impl FnMut(&mut String)
     let mut cur = String::new();
     let mut n = 0usize;
     let mut prev: Option<char> = None;
-    for ch in chars {
+    let chars: Vec<char> = chars.collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let ch = chars[i];
+        i += 1;
+        // A numeronym read as one word: letter, one or two digits, letter, then a non-word ASCII character or the end.
+        if prev.is_none() && ch.is_ascii_alphabetic() {
+            let digits = chars[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let last = chars.get(i + digits);
+            let after = chars.get(i + digits + 1);
+            if (1..=2).contains(&digits)
+                && last.is_some_and(char::is_ascii_alphabetic)
+                && after.is_none_or(|c| c.is_ascii() && !c.is_ascii_alphanumeric())
+            {
+                let mut word: String = chars[i - 1..i + digits + 1].iter().collect();
+                word.make_ascii_lowercase();
+                f(&mut word);
+                n += 1;
+                i += digits + 1;
+                prev = last.copied();
+                if n >= 4096 {
+                    break;
+                }
+                continue;
+            }
+        }
         if ch.is_alphanumeric() {
             let boundary = match prev {
                 Some(p) => {
@@ -353,6 +409,7 @@ mod tests {
             all.as_str(),
             "Find the PROJECT release-notes, then summarize them!",
             "HTTPServer2xx_getURL/v1.2",
+            "k8s n8n I18N a11y-e2e k8sx ab8s k123s x8é k8s— (k8s) v2 s3 k8s",
             "",
             "Crème brûlée — ÅNGSTRÖM’s ﬁle Ｆｕｌｌ e\u{301}té ΣΑΣ σας 東京2024 x\u{301}\u{323}y",
             "e\u{301}\u{301}a\u{300} \u{301}start 한국어 ﬃ ½",
@@ -375,6 +432,20 @@ mod tests {
             let key = text.trim().nfkc().collect::<String>().to_lowercase();
             assert_eq!(exact_key(text), key.nfd().collect::<String>(), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_numeronym_is_one_word() {
+        assert_eq!(words("in k8s, on n8n"), ["in", "k8s", "on", "n8n"]);
+        assert_eq!(
+            words("I18N and a11y e2e-tests"),
+            ["i18n", "and", "a11y", "e2e", "tests"]
+        );
+        // Not one: more letters or digits around it, or no letter after the digits.
+        assert_eq!(
+            words("ab8s k123s k8sx v2"),
+            ["ab", "8", "s", "k", "123", "s", "k", "8", "sx", "v", "2"]
+        );
     }
 
     #[test]
