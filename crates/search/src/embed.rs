@@ -179,7 +179,7 @@ pub fn meaning_ranking(
 /// [`POOL`] first tools, `meaning` the similarity ranking.
 pub fn nothing_fits(meaning: &[(usize, f32)], lexical: &Ranking) -> bool {
     let e = &lexical.evidence;
-    if e.exact {
+    if e.exact || e.named_field {
         return false;
     }
     let best = meaning.first();

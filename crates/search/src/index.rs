@@ -93,8 +93,13 @@ const FIT_MANY: f32 = 1.0;
 /// request's value has letters (`ENG-982` for a `pullNumber`).
 const FIT_NUMERIC: f32 = 0.5;
 /// Score per IDF unit a tool gains when the request names one of its schema
-/// fields exactly as written (`maintainer_can_modify`, `jsonOptions`).
-const FIELD_NAME: f32 = 0.5;
+/// fields exactly as written (`maintainer_can_modify`, `jsonOptions`), or
+/// one of its enum values as `field=value`. Tuned on the dev half: 0.5 let
+/// a tool without the field win on the request's other words (`jsonOptions`
+/// … "product name and price": `create_price`); 0.75–1.5 gain 5–8 dev
+/// schema-field requests and move no other request down; 2.0 starts to.
+/// Such a hit fits whatever else it lacks (`Evidence::named_field`).
+const FIELD_NAME: f32 = 1.25;
 /// Score per IDF unit when a plain request word is the whole name of one of
 /// a tool's schema fields ("formats", "orientation"): weaker than code-cased
 /// (plain words are also everyday words). Tuned on the dev half.
@@ -203,6 +208,8 @@ struct Scored<'a> {
     ids: Vec<Option<u32>>,
     /// Identifier-like request words that are some tool's schema field name.
     fields: Vec<String>,
+    /// Those of `fields` written as code or as `field=value` ([`FIELD_NAME`]).
+    coded: Vec<String>,
     /// Tools the request names (see `search/mention.rs`), by slot.
     named: Vec<(u32, f32)>,
     /// Providers the request names (see `search/provider.rs`).
@@ -1143,7 +1150,7 @@ impl SearchIndex {
         }
         // Field-name hook: a request that writes a schema field as code
         // (`maintainer_can_modify`) points at the tools that have it.
-        let mut fields = Vec::new();
+        let (mut fields, mut coded) = (Vec::new(), Vec::new());
         for (key, weight) in field_words(query, |k| self.field_docs.contains_key(k)) {
             let Some(docs) = self.field_docs.get(&key) else {
                 continue;
@@ -1157,6 +1164,9 @@ impl SearchIndex {
                     touched.push(*d);
                 }
                 *s += bonus;
+            }
+            if weight >= FIELD_NAME {
+                coded.push(key.clone());
             }
             fields.push(key);
         }
@@ -1291,6 +1301,7 @@ impl SearchIndex {
             req,
             ids,
             fields,
+            coded,
             named,
             providers,
             lifts,
@@ -1431,11 +1442,18 @@ impl SearchIndex {
                 .fold(0f32, f32::max)
         };
         let coverage = cover(0xff);
-        if coverage >= nothing::MEASURED_BELOW {
+        // A field the request writes as code: the hit takes what was asked.
+        let named_field = scored.iter().flat_map(|s| &s.coded).any(|k| {
+            self.field_docs
+                .get(k)
+                .is_some_and(|d| d.binary_search(&doc).is_ok())
+        });
+        if coverage >= nothing::MEASURED_BELOW || named_field {
             // No bar reads the rest up here: spare the search the passes.
             return Evidence {
                 coverage,
                 hit: true,
+                named_field,
                 ..Evidence::default()
             };
         }
@@ -1467,6 +1485,7 @@ impl SearchIndex {
             ask_rarest,
             hit: true,
             exact: false,
+            named_field: false,
         }
     }
 

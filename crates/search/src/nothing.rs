@@ -16,7 +16,7 @@
 //! (`benchmarks/quality/RESULTS.md`).
 
 /// What the best lexical hit has of the request (the best over phrasings).
-/// Only `coverage`, `hit` and `exact` are measured when the coverage is at
+/// Only `coverage`, `hit`, `exact` and `named_field` are measured when the coverage is at
 /// least `MEASURED_BELOW`; the other fields are then 0.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Evidence {
@@ -42,6 +42,10 @@ pub struct Evidence {
     pub hit: bool,
     /// Whether the best hit is an exact name (it always fits).
     pub exact: bool,
+    /// Whether the best hit has a schema field the request writes as code
+    /// (`filterGroups`) or as `field=value`: it takes what was asked, so it
+    /// fits however few of the request's other words it has.
+    pub named_field: bool,
 }
 
 /// Coverage from which no bar reads more than the coverage, so the search
@@ -101,7 +105,7 @@ pub(crate) fn lexical(e: &Evidence) -> bool {
     let common = e.unknown_names >= UNKNOWN_NAMES
         && e.coverage < COMMON_COVERAGE
         && e.ask_rarest < COMMON_WORD;
-    !e.exact && (unknown || common)
+    !e.exact && !e.named_field && (unknown || common)
 }
 
 #[cfg(test)]
@@ -138,6 +142,14 @@ mod tests {
             ..unknown()
         };
         assert!(!lexical(&exact));
+        let field = Evidence {
+            named_field: true,
+            ..unknown()
+        };
+        assert!(
+            !lexical(&field),
+            "the hit has the field the request writes as code"
+        );
     }
 
     #[test]
@@ -162,6 +174,7 @@ mod tests {
             ask_rarest: 2.0,
             hit: true,
             exact: false,
+            named_field: false,
         };
         assert!(lexical(&common), "a provider name is the only rare word");
         let id = Evidence {
