@@ -890,13 +890,19 @@ impl SearchIndex {
             }
             let weight = if e.related { RELATED } else { LEXICON };
             let later = e.later;
+            // A one-word phrase's tool words are worth at most the typed
+            // word, as a synonym is ("scrape" must not lose to "crawl").
+            let cap = match known {
+                Some(id) if e.span.1 == e.span.0 + 1 => self.store.idf(id).min(LEXICON_IDF_CAP),
+                _ => LEXICON_IDF_CAP,
+            };
             for (ai, (_, s)) in e.adds.iter().enumerate() {
                 if let Some(id) = self.store.id(s) {
                     out.push(QTerm {
                         id,
                         weight: weight * e.weight,
                         word: Label::Lexicon(ei, ai),
-                        idf_cap: LEXICON_IDF_CAP,
+                        idf_cap: cap,
                         concept: e.concept,
                         seq: out.len(),
                         later,
