@@ -572,6 +572,46 @@ fn a_word_no_tool_uses_reaches_related_tool_words() {
     );
 }
 
+/// Issue 33 (entity requests): a question about one object does not rank the
+/// tool that deletes or cancels it first (`why`: "not asked to: …"); a
+/// request that asks for it, in any word of the family or the lexicon, does.
+#[test]
+fn a_destructive_tool_ranks_first_only_when_asked() {
+    let mut rt = Runtime::new();
+    let tool = |name: &str, description: &str| json!({ "name": name, "description": description, "source": "native", "provider": { "id": "host" } });
+    let tools = [
+        tool("delete_block", "Delete a block of a page by its block id"),
+        tool("retrieve_block", "Retrieve a block of a page by its id"),
+        tool("cancel_subscription", "Cancel a customer's subscription"),
+        tool(
+            "list_subscriptions",
+            "List subscriptions, optionally for one customer",
+        ),
+    ];
+    rt.register_values(&tools, 0).expect("tools");
+    let sid = dynamic_session(&mut rt, 4);
+    let mut first = |query: &str| {
+        let out = rt
+            .tool_search(&sid, &json!({ "query": query }), 1)
+            .expect("search");
+        (out.results[0].name.clone(), out.results)
+    };
+    let (top, results) = first("block 5c6d7e8f what does it say");
+    assert_eq!(top, "retrieve_block", "{results:?}");
+    let deleting = results.iter().find(|r| r.name == "delete_block");
+    assert!(
+        deleting.is_some_and(|r| r.why.iter().any(|w| w == "not asked to: delete")),
+        "{deleting:?}"
+    );
+    assert_eq!(first("cus_Qx81bA2 subscriptions?").0, "list_subscriptions");
+    assert_eq!(
+        first("cancel the subscription of cus_Qx81bA2").0,
+        "cancel_subscription"
+    );
+    assert_eq!(first("remove block 5c6d7e8f").0, "delete_block");
+    assert_eq!(first("get rid of block 5c6d7e8f").0, "delete_block");
+}
+
 /// Issue 33, multi-step requests: a tool named by a later step's word is that
 /// step's (`why`: "named for a later step: …"), and a first-step "find" before
 /// a later step lifts the tools named to list what it finds.

@@ -106,6 +106,27 @@ const FIELD_NAME: f32 = 1.25;
 const FIELD_WORD: f32 = 0.25;
 /// Multiplier for tools whose name or title carries a word the request excludes.
 const NEGATED: f32 = 0.4;
+/// Multiplier for a tool whose name or title says it destroys (a word of the
+/// delete family, or of [`DESTROYS`]) when no word of the request asks for
+/// that: a question about an object is no request to delete or cancel it
+/// ("notion block … what does it say" is not `delete-a-block`). Tuned on the
+/// dev half.
+const UNASKED: f32 = 0.7;
+/// Destructive words beyond the delete family (which `rm`, `drop` … join).
+const DESTROYS: &[&str] = &["cancel", "purge"];
+
+/// The stems of the destructive words, with the words (computed once).
+fn destroys() -> &'static [(String, &'static str)] {
+    static STEMS: std::sync::OnceLock<Vec<(String, &'static str)>> = std::sync::OnceLock::new();
+    STEMS.get_or_init(|| {
+        let delete = family_of("delete").map_or(&[][..], |f| VERB_FAMILIES[f]);
+        delete
+            .iter()
+            .chain(DESTROYS)
+            .map(|w| (super::text::stem(w), *w))
+            .collect()
+    })
+}
 /// Skills and slash commands cannot be called as tools: when words match a
 /// callable tool about as well, the callable one ranks first (exact names
 /// still win outright).
@@ -218,6 +239,8 @@ struct Scored<'a> {
     lifts: Vec<Lift>,
     /// Families standing in for the first verb (see [`stand_ins`]).
     lookup: &'static [usize],
+    /// Destructive words no request word asks for (see [`UNASKED`]), by term id.
+    unasked: Vec<(u32, &'static str)>,
 }
 
 /// A read request's query terms and what its first verb asks of the tools.
@@ -1025,6 +1048,9 @@ impl SearchIndex {
                     if let Some(w) = self.lookup_why(doc, s.lookup) {
                         why.push(concat(&["looks up for a later step: ", w]));
                     }
+                    if let Some(w) = self.unasked_why(doc, &s.unasked) {
+                        why.push(concat(&["not asked to: ", w]));
+                    }
                     if queries.len() > 1 {
                         why.push(concat(&["phrasing ", &(q + 1).to_string()]));
                     }
@@ -1235,6 +1261,31 @@ impl SearchIndex {
                 }
             }
         }
+        // Unasked-destruction hook: a tool named for deleting or cancelling
+        // ranks lower unless some request word (or its expansion) asks it.
+        let mut unasked = Vec::new();
+        for (stem, word) in destroys() {
+            if let Some(id) = self.store.id(stem) {
+                if qterms.iter().any(|t| t.id == id) {
+                    unasked.clear();
+                    break;
+                }
+                unasked.push((id, *word));
+            }
+        }
+        if !unasked.is_empty() {
+            let mut docs: Vec<u32> = unasked
+                .iter()
+                .flat_map(|(id, _)| self.store.postings(*id))
+                .filter(|p| p.fields & 0b11 != 0)
+                .map(|p| p.doc)
+                .collect();
+            docs.sort_unstable();
+            docs.dedup();
+            for d in docs {
+                scores[d as usize] *= UNASKED;
+            }
+        }
         let exact = self.store.exact.get(&exact_key(query));
         if let Some(docs) = exact {
             for (doc, boost, _) in docs {
@@ -1312,7 +1363,20 @@ impl SearchIndex {
             providers,
             lifts,
             lookup,
+            unasked,
         }
+    }
+
+    /// The destructive word (see [`UNASKED`]) in `doc`'s name or title, if any.
+    fn unasked_why(&self, doc: u32, unasked: &[(u32, &'static str)]) -> Option<&'static str> {
+        unasked
+            .iter()
+            .find(|(id, _)| {
+                self.store
+                    .fields_in(*id, doc)
+                    .is_some_and(|f| f & 0b11 != 0)
+            })
+            .map(|(_, w)| *w)
     }
 
     /// The stand-in family word (see [`stand_ins`]) in `doc`'s name or title, if any.
