@@ -152,6 +152,9 @@ const LATER_BIT: u16 = 1 << FIELDS;
 const LOOKUP_BIT: u16 = 1 << (FIELDS + 1);
 /// Multiplier for a tool named by a stand-in family (see [`stand_ins`]).
 const LOOKUP: f32 = 1.4;
+/// Bit of [`Scratch::verb_field`] marking a tool already ranked lower by
+/// [`UNASKED`] in this search.
+const UNASKED_BIT: u16 = 1 << (FIELDS + 2);
 /// Share of the best tool's score a producer of its required input is
 /// lifted to (see `search/prereq.rs`).
 const PREREQ: f32 = 0.95;
@@ -239,8 +242,16 @@ struct Scored<'a> {
     lifts: Vec<Lift>,
     /// Families standing in for the first verb (see [`stand_ins`]).
     lookup: &'static [usize],
-    /// Destructive words no request word asks for (see [`UNASKED`]), by term id.
-    unasked: Vec<(u32, &'static str)>,
+    /// Tools ranked lower for an unasked destructive word (see [`UNASKED`]).
+    unasked: Unasked,
+}
+
+/// The destructive words no request term asks for, and the scored tools
+/// ranked lower for one (sorted); both empty when none was.
+#[derive(Default)]
+struct Unasked {
+    words: Vec<(u32, &'static str)>,
+    docs: Vec<u32>,
 }
 
 /// A read request's query terms and what its first verb asks of the tools.
@@ -1263,29 +1274,7 @@ impl SearchIndex {
         }
         // Unasked-destruction hook: a tool named for deleting or cancelling
         // ranks lower unless some request word (or its expansion) asks it.
-        let mut unasked = Vec::new();
-        for (stem, word) in destroys() {
-            if let Some(id) = self.store.id(stem) {
-                if qterms.iter().any(|t| t.id == id) {
-                    unasked.clear();
-                    break;
-                }
-                unasked.push((id, *word));
-            }
-        }
-        if !unasked.is_empty() {
-            let mut docs: Vec<u32> = unasked
-                .iter()
-                .flat_map(|(id, _)| self.store.postings(*id))
-                .filter(|p| p.fields & 0b11 != 0)
-                .map(|p| p.doc)
-                .collect();
-            docs.sort_unstable();
-            docs.dedup();
-            for d in docs {
-                scores[d as usize] *= UNASKED;
-            }
-        }
+        let unasked = self.unasked(&qterms, scores, verb_field);
         let exact = self.store.exact.get(&exact_key(query));
         if let Some(docs) = exact {
             for (doc, boost, _) in docs {
@@ -1367,9 +1356,51 @@ impl SearchIndex {
         }
     }
 
-    /// The destructive word (see [`UNASKED`]) in `doc`'s name or title, if any.
-    fn unasked_why(&self, doc: u32, unasked: &[(u32, &'static str)]) -> Option<&'static str> {
+    /// Rank lower the scored tools named for a destructive word no term of
+    /// the request asks for (see [`UNASKED`]), once per tool.
+    fn unasked(&self, qterms: &[QTerm<'_>], scores: &mut [f32], marks: &mut [u16]) -> Unasked {
+        let mut words = [(0u32, ""); 16];
+        let mut n = 0;
+        for (stem, word) in destroys() {
+            if let Some(id) = self.store.id(stem) {
+                if qterms.iter().any(|t| t.id == id) {
+                    return Unasked::default();
+                }
+                if n < words.len() {
+                    words[n] = (id, *word);
+                    n += 1;
+                }
+            }
+        }
+        let mut docs = Vec::new();
+        for (id, _) in &words[..n] {
+            for p in self.store.postings(*id) {
+                let d = p.doc as usize;
+                if p.fields & 0b11 != 0 && marks[d] & UNASKED_BIT == 0 && scores[d] > 0.0 {
+                    marks[d] |= UNASKED_BIT;
+                    scores[d] *= UNASKED;
+                    docs.push(p.doc);
+                }
+            }
+        }
+        for d in &docs {
+            marks[*d as usize] &= !UNASKED_BIT;
+        }
+        if docs.is_empty() {
+            return Unasked::default();
+        }
+        docs.sort_unstable();
+        Unasked {
+            words: words[..n].to_vec(),
+            docs,
+        }
+    }
+
+    /// The destructive word (see [`UNASKED`]) `doc` was ranked lower for, if any.
+    fn unasked_why(&self, doc: u32, unasked: &Unasked) -> Option<&'static str> {
+        unasked.docs.binary_search(&doc).ok()?;
         unasked
+            .words
             .iter()
             .find(|(id, _)| {
                 self.store
