@@ -1,14 +1,15 @@
 //! The concept lexicon: everyday phrasings mapped to the words tools use
 //! ("new name" → rename, move; "thumbs up" → reaction), and conversational
-//! filler to ignore. The reviewed data lives in `lexicon.txt` (compiled in,
-//! parsed once); each entry group there says where its words came from.
+//! filler to ignore. The reviewed data lives in `lexicon.txt` (compiled in
+//! without its comments by `build.rs`, parsed once); each entry group there
+//! says where its words came from.
 
 use super::map::Map;
 use super::text::{is_stopword, stem, words};
 use std::sync::OnceLock;
 
-/// The lexicon data file.
-pub(crate) const DATA: &str = include_str!("lexicon.txt");
+/// The lexicon data file, its comment lines left out (see `build.rs`).
+pub(crate) const DATA: &str = include_str!(concat!(env!("OUT_DIR"), "/lexicon.txt"));
 
 /// One entry: a phrase (stemmed content words) and the tool words it adds.
 #[derive(Debug, Clone, PartialEq)]
