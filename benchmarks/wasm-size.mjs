@@ -9,57 +9,44 @@
 // Run after `npm run build`:  npm run bench:size   (`--top N` crates per module, default 12)
 // Measures only: prints OVER BUDGET but always exits 0 (tests assert, benchmarks measure).
 // Writes benchmarks/results/wasm-size.json.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { join } from "node:path";
+import {
+  BUDGET,
+  CODE_FILES,
+  DEFAULT_FILES,
+  GATEWAY_FILES,
+  KiB,
+  root,
+  sizes as measure,
+  sum,
+  tarball as pack,
+} from "./sizes.mjs";
 import { codeByCrate, functionsByOrigin } from "./wasm-crates.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const KiB = 1024;
-const BUDGET = { default: 600 * KiB, withCode: 900 * KiB, packed: 1_000_000 };
 const topArg = process.argv.indexOf("--top");
 const TOP = topArg > 0 ? Number(process.argv[topArg + 1]) : 12;
 const TOP_FUNCTIONS = 20;
 const kib = (n) => `${(n / KiB).toFixed(1)} KiB`;
 
-/** raw, gzip -9 and brotli (quality 11) sizes of one file. */
+/** A file's sizes, or exit 2 with what to do when it is not built. */
 function sizes(rel) {
-  const file = join(root, rel);
-  if (!existsSync(file)) {
-    console.error(`missing ${rel}: run npm run build first`);
+  try {
+    return measure(rel);
+  } catch (e) {
+    console.error(e.message);
     process.exit(2);
   }
-  const bytes = readFileSync(file);
-  const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-  return { file: rel, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: br };
 }
-const sum = (rows) =>
-  rows.reduce((t, r) => ({ raw: t.raw + r.raw, gzip: t.gzip + r.gzip, brotli: t.brotli + r.brotli }), {
-    raw: 0,
-    gzip: 0,
-    brotli: 0,
-  });
 const line = (label, s, budget) =>
   console.log(
     `${label.padEnd(44)} raw ${kib(s.raw).padStart(11)}  gz ${kib(s.gzip).padStart(10)}  br ${kib(s.brotli).padStart(10)}` +
       (budget && s.gzip > budget ? `  OVER BUDGET (${kib(budget)} gz)` : budget ? `  within ${kib(budget)} gz` : ""),
   );
 
-// The browser entry statically imports both glue files; the code wasm is fetched on demand.
-const defaultFiles = [
-  "dist/web/holaryn_wasm_bg.wasm",
-  "dist/web/holaryn_wasm.js",
-  "dist/web/holaryn_code.js",
-  "js/browser.mjs",
-  "js/core.mjs",
-  "js/wire.mjs",
-  "js/wire-fields.mjs",
-].map(sizes);
-const codeFiles = ["dist/web/holaryn_code_bg.wasm"].map(sizes);
-// The gateway's config check: its own module, loaded only by the Node gateway (never downloaded by a browser).
-const gatewayFiles = ["dist/web/holaryn_gateway_bg.wasm", "dist/web/holaryn_gateway.js"].map(sizes);
+const defaultFiles = DEFAULT_FILES.map(sizes);
+const codeFiles = CODE_FILES.map(sizes);
+const gatewayFiles = GATEWAY_FILES.map(sizes);
 console.log("files");
 for (const r of [...defaultFiles, ...codeFiles, ...gatewayFiles]) line(`  ${r.file}`, r);
 const parts = {
@@ -73,11 +60,8 @@ line("  bounded-code add-on (fetched on demand)", parts.codeAddOn);
 line("  total with bounded code mode", parts.withCode, BUDGET.withCode);
 line("  gateway config module (Node gateway only)", sum(gatewayFiles));
 
-const [packed] = JSON.parse(
-  execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" }),
-);
-const wasmFiles = packed.files.filter((f) => f.path.endsWith(".wasm"));
-const tarball = { packed: packed.size, unpacked: packed.unpackedSize, files: packed.entryCount, wasm: wasmFiles };
+const tarball = pack();
+const wasmFiles = tarball.wasm;
 console.log(
   `tarball (npm pack)  packed ${kib(tarball.packed)}  unpacked ${kib(tarball.unpacked)}  ${tarball.files} files, ` +
     `wasm: ${wasmFiles.map((f) => `${f.path} (${kib(f.size)})`).join(", ")}` +
