@@ -11,7 +11,9 @@ use super::prereq::{self, Lift};
 use super::provider::{provider_why, Named, Providers};
 use super::query::{read, Request, LATER_STEP};
 use super::sense;
-use super::text::{exact_key, family_of, family_stems, is_stopword, VERB_FAMILIES};
+use super::text::{
+    exact_key, family_of, family_stems, is_stopword, FIND, LIST, READ, VERB_FAMILIES,
+};
 use holaryn_model::ToolDescriptor;
 use serde::Serialize;
 use serde_json::Value;
@@ -57,8 +59,8 @@ const LATER_VERB: f32 = 0.45;
 /// lead ("find the project release notes and summarize them", `glob_files`).
 fn stand_ins(first: usize) -> &'static [usize] {
     match first {
-        0 => &[1, 4],
-        4 => &[1],
+        FIND => &[READ, LIST],
+        LIST => &[READ],
         _ => &[],
     }
 }

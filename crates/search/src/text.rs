@@ -33,6 +33,12 @@ pub(crate) const VERB_FAMILIES: &[&[&str]] = &[
     &["write", "save", "put", "store", "persist"],
     &["run", "execute", "exec", "start", "launch", "invoke"],
 ];
+/// Index of the find family in [`VERB_FAMILIES`] (a test checks each index).
+pub(crate) const FIND: usize = 0;
+/// Index of the read family in [`VERB_FAMILIES`].
+pub(crate) const READ: usize = 1;
+/// Index of the list family in [`VERB_FAMILIES`].
+pub(crate) const LIST: usize = 4;
 
 /// Words whose final "s" is not a plural ("news" is not "new").
 const UNSTEMMED: &[&str] = &["news"];
@@ -432,6 +438,13 @@ mod tests {
             let key = text.trim().nfkc().collect::<String>().to_lowercase();
             assert_eq!(exact_key(text), key.nfd().collect::<String>(), "{text:?}");
         }
+    }
+
+    #[test]
+    fn family_indices_name_their_families() {
+        assert_eq!(VERB_FAMILIES[FIND][0], "find");
+        assert_eq!(VERB_FAMILIES[READ][0], "read");
+        assert_eq!(VERB_FAMILIES[LIST][0], "list");
     }
 
     #[test]
