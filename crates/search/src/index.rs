@@ -927,7 +927,8 @@ impl SearchIndex {
             let weight = if e.related { RELATED } else { LEXICON };
             let later = e.later;
             // A one-word phrase's tool words are worth at most the typed
-            // word, as a synonym is ("scrape" must not lose to "crawl").
+            // word, as a synonym is ("commits" adds `log`, rarer than
+            // `commit`: it must not outscore the word the user typed).
             let cap = match known {
                 Some(id) if e.span.1 == e.span.0 + 1 => self.store.idf(id).min(LEXICON_IDF_CAP),
                 _ => LEXICON_IDF_CAP,
