@@ -43,16 +43,27 @@ export function sessionOptionsOf(config) {
   return opts;
 }
 
+/** How often a registry changed mid-run is saved to the state directory again (ms). */
+export const SNAPSHOT_MS = 5_000;
+
 /** Where the project policy is reported when the config names no `policyFile` (kept in memory). */
 export const IN_MEMORY_POLICY = "tool-policy.json (in memory: set holaryn.policyFile to keep it)";
 
 /**
  * Start a gateway: check everything first (a bad config or policy starts nothing), then connect the servers.
- * @param {{config: string | object, log?: (line: string) => void, timers?: object, ui?: boolean, stateDir?: string}} options
+ * @param {{config: string | object, log?: (line: string) => void, timers?: object, ui?: boolean, stateDir?: string, snapshotMs?: number}} options
  *   `stateDir`: where the working set of recently inspected tools and the registry's snapshot are kept
- *   across processes (`--state DIR`; see js/gateway/state.mjs).
+ *   across processes (`--state DIR`; see js/gateway/state.mjs). `snapshotMs`: how often a registry
+ *   changed since the last save (a server's list_changed, a reconnect) is saved again (5 s).
  */
-export async function startGateway({ config, log = () => {}, timers, ui = false, stateDir } = {}) {
+export async function startGateway({
+  config,
+  log = () => {},
+  timers,
+  ui = false,
+  stateDir,
+  snapshotMs = SNAPSHOT_MS,
+} = {}) {
   const cfg = typeof config === "string" ? await loadGatewayConfig(config) : config;
   const base = sessionOptionsOf(cfg);
   // The registry kept in the state directory for these servers, else a new one (servers register below).
@@ -100,6 +111,15 @@ export async function startGateway({ config, log = () => {}, timers, ui = false,
   });
   await downstream.ready;
   kept = saveSnapshot(runtime, stateDir, key, kept, log);
+  // A server's list_changed or a reconnect changes the registry mid-run: save it again once it
+  // has (saveSnapshot writes only when the version moved), so a restart restores what was last listed.
+  const clock = timers ?? globalThis;
+  const resave = stateDir
+    ? clock.setInterval(() => {
+        kept = saveSnapshot(runtime, stateDir, key, kept, log);
+      }, snapshotMs)
+    : null;
+  resave?.unref?.();
   const upstreams = new Set();
   const gateway = {
     runtime,
@@ -156,6 +176,7 @@ export async function startGateway({ config, log = () => {}, timers, ui = false,
     /** Stop serving and shut every downstream server down. */
     async close() {
       await Promise.all([...upstreams].map((u) => u.close()));
+      if (resave) clock.clearInterval(resave);
       state.save();
       kept = saveSnapshot(runtime, stateDir, key, kept, log);
       await downstream.close();

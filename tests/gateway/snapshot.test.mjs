@@ -8,7 +8,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { startGateway } from "../../js/gateway/index.mjs";
-import { SNAPSHOT_FILE } from "../../js/gateway/state.mjs";
+import { restoreRuntime, SNAPSHOT_FILE, serversKey } from "../../js/gateway/state.mjs";
+import { HolarynRuntime } from "../../js/node.mjs";
 import { makeConfig } from "./helpers.mjs";
 
 async function run(file, stateDir) {
@@ -54,5 +55,30 @@ describe("gateway registry snapshot (--state)", () => {
       fourth.lines.join("\n"),
     );
     assert.ok(fourth.size > first.size);
+  });
+
+  it("saves the registry again after a server's list_changed, without waiting for the close", async () => {
+    const setup = makeConfig({ servers: ["dyn"] });
+    const state = join(setup.dir, "state");
+    const gateway = await startGateway({ config: setup.file, stateDir: state, snapshotMs: 20 });
+    try {
+      const key = serversKey(gateway.config);
+      const onDisk = () => restoreRuntime(HolarynRuntime, state, key)?.version;
+      assert.equal(onDisk(), gateway.runtime.version, "saved after the first connect");
+      const before = gateway.runtime.version;
+      const dyn = gateway.downstream.clients().find((c) => c.name === "dyn");
+      const grown = await dyn.client.callTool({ name: "grow", arguments: { name: "fresh_tool" } });
+      assert.notEqual(grown.isError, true);
+      const deadline = Date.now() + 10_000;
+      while ((gateway.runtime.version === before || onDisk() !== gateway.runtime.version) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.notEqual(gateway.runtime.version, before, "list_changed re-listed the server");
+      assert.equal(onDisk(), gateway.runtime.version, "the snapshot on disk is the registry after the change");
+      const restored = restoreRuntime(HolarynRuntime, state, key);
+      assert.ok(restored.size > 0 && restored.version === gateway.runtime.version);
+    } finally {
+      await gateway.close();
+    }
   });
 });
