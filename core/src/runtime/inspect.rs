@@ -389,36 +389,31 @@ impl Runtime {
         sid: &str,
         format: holaryn_model::Format,
     ) -> Result<crate::formats::Export> {
-        let export = self.current_export(sid, format)?;
+        let (export, sent) = self.current_export(sid, format)?;
         let bound = self.bindings(&export.names);
-        // A loaded-mode export is in `model_tools` order; a deferred one is pinned.
-        let sent = match self.session(sid)?.pins.on && format == holaryn_model::Format::Anthropic {
-            true => None,
-            false => Some(self.model_tool_names(sid)?),
-        };
         if let Some(session) = self.sessions.get_mut(sid) {
             session.exported.insert(format, bound);
             if let Some(sent) = &sent {
-                session.record_export(sent.iter().map(String::as_str));
+                session.record_export(sent.iter().map(|t| t.name.as_str()));
             }
         }
         Ok(export)
     }
 
-    /// The export as it would be now, without recording it.
+    /// The export as it would be now, without recording it; for a
+    /// loaded-mode export also the tools it sent, in the order sent (a
+    /// deferred export is pinned: `None`).
     fn current_export(
         &self,
         sid: &str,
         format: holaryn_model::Format,
-    ) -> Result<crate::formats::Export> {
+    ) -> Result<(crate::formats::Export, Option<Vec<ModelTool>>)> {
         if let Some(e) = self.deferred_export(sid, format)? {
-            return Ok(e);
+            return Ok((e, None));
         }
-        Ok(crate::formats::export(
-            &self.model_tools(sid)?,
-            format,
-            &self.registry,
-        ))
+        let tools = self.model_tools(sid)?;
+        let export = crate::formats::export(&tools, format, &self.registry);
+        Ok((export, Some(tools)))
     }
 
     /// The wire-name map of [`Runtime::current_export`], built without the
