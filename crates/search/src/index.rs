@@ -12,7 +12,7 @@ use super::provider::{provider_why, Named, Providers};
 use super::query::{read, Request, LATER_STEP};
 use super::sense;
 use super::text::{
-    exact_key, family_of, family_stems, is_stopword, FIND, LIST, READ, VERB_FAMILIES,
+    exact_key, family_of, family_stems, is_stopword, DELETE, FIND, LIST, READ, VERB_FAMILIES,
 };
 use holaryn_model::ToolDescriptor;
 use serde::Serialize;
@@ -121,8 +121,7 @@ const DESTROYS: &[&str] = &["cancel", "purge"];
 fn destroys() -> &'static [(String, &'static str)] {
     static STEMS: std::sync::OnceLock<Vec<(String, &'static str)>> = std::sync::OnceLock::new();
     STEMS.get_or_init(|| {
-        let delete = family_of("delete").map_or(&[][..], |f| VERB_FAMILIES[f]);
-        delete
+        VERB_FAMILIES[DELETE]
             .iter()
             .chain(DESTROYS)
             .map(|w| (super::text::stem(w), *w))

@@ -37,6 +37,8 @@ pub(crate) const VERB_FAMILIES: &[&[&str]] = &[
 pub(crate) const FIND: usize = 0;
 /// Index of the read family in [`VERB_FAMILIES`].
 pub(crate) const READ: usize = 1;
+/// Index of the delete family in [`VERB_FAMILIES`].
+pub(crate) const DELETE: usize = 3;
 /// Index of the list family in [`VERB_FAMILIES`].
 pub(crate) const LIST: usize = 4;
 
@@ -444,6 +446,7 @@ mod tests {
     fn family_indices_name_their_families() {
         assert_eq!(VERB_FAMILIES[FIND][0], "find");
         assert_eq!(VERB_FAMILIES[READ][0], "read");
+        assert_eq!(VERB_FAMILIES[DELETE][0], "delete");
         assert_eq!(VERB_FAMILIES[LIST][0], "list");
     }
 
