@@ -612,6 +612,60 @@ fn a_destructive_tool_ranks_first_only_when_asked() {
     assert_eq!(first("get rid of block 5c6d7e8f").0, "delete_block");
 }
 
+/// Issue 33, entity requests: a question about one object a value names (a
+/// URL, an id) reads it (`why`: "asked about one: get"), not its list, and a
+/// question about its many things lists them; an imperative keeps its verb.
+#[test]
+fn a_question_about_one_object_reads_it() {
+    let mut rt = Runtime::new();
+    let tool = |name: &str, description: &str| json!({ "name": name, "description": description, "source": "native", "provider": { "id": "host" } });
+    let tools = [
+        tool(
+            "list_dashboards",
+            "List the dashboards of the account, with their titles and ids",
+        ),
+        tool(
+            "get_dashboard",
+            "Get one dashboard by its id: title, widgets and layout",
+        ),
+        tool("create_invoice", "Create an invoice for a customer"),
+        tool(
+            "list_invoices",
+            "List the invoices, optionally of one customer",
+        ),
+        tool("get_customer", "Get a customer by its id"),
+    ];
+    rt.register_values(&tools, 0).expect("tools");
+    let sid = dynamic_session(&mut rt, 5);
+    let mut first = |query: &str| {
+        let out = rt
+            .tool_search(&sid, &json!({ "query": query }), 1)
+            .expect("search");
+        (out.results[0].name.clone(), out.results)
+    };
+    let (top, results) = first("https://app.example.com/dashboard/abc-123-xyz what's on this one");
+    assert_eq!(top, "get_dashboard", "{results:?}");
+    assert!(
+        results[0].why.iter().any(|w| w == "asked about one: get"),
+        "{results:?}"
+    );
+    let (top, results) = first("cus_NffrFeUfNV2Hib which invoices does this customer have");
+    assert_eq!(top, "list_invoices", "{results:?}");
+    assert_eq!(first("list the dashboards").0, "list_dashboards");
+    assert_eq!(
+        first("cus_NffrFeUfNV2Hib make an invoice for this customer").0,
+        "create_invoice"
+    );
+    // No value naming one object: no stand-in, and no "asked about one".
+    let (_, results) = first("what dashboards are there");
+    assert!(
+        results
+            .iter()
+            .all(|r| r.why.iter().all(|w| !w.starts_with("asked about one"))),
+        "{results:?}"
+    );
+}
+
 /// Issue 33, multi-step requests: a tool named by a later step's word is that
 /// step's (`why`: "named for a later step: …"), and a first-step "find" before
 /// a later step lifts the tools named to list what it finds.

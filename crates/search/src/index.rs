@@ -1,7 +1,7 @@
 //! The scorer and `why` explanations over the incremental index in
 //! [`super::postings`].
 
-use super::entities::{Kind, Kinds, KINDS};
+use super::entities::{Entities, Kind, Kinds, KINDS};
 use super::fit::{param_kinds, Fit};
 use super::fuse::{fuse, Cand};
 use super::mention::Mentions;
@@ -63,6 +63,38 @@ fn stand_ins(first: usize) -> &'static [usize] {
         LIST => &[READ],
         _ => &[],
     }
+}
+/// True when a first-step content word is a plural noun ("cus_…
+/// subscriptions?", "which invoices does this customer have"): a question
+/// about one object's many things lists them, so list stands in with read.
+fn plural(req: &Request) -> bool {
+    req.words.iter().any(|w| {
+        !w.value
+            && !w.later
+            && family_of(&w.word).is_none()
+            && w.word.len() > 3
+            && w.word.ends_with('s')
+            && !w.word.ends_with("ss")
+            && !w.word.ends_with("us")
+            && w.stem.len() < w.word.len()
+    })
+}
+/// True when the request carries a value that names one object (a URL, a
+/// path, `owner/repo`, an issue reference, a SHA, a paper or an opaque id):
+/// a question about it with no action verb ("https://…/issues/77 what's
+/// this one about", "run HG7ML… did it finish ok?") reads that object, so
+/// the read family stands in for the missing verb ([`LOOKUP`]), as it does
+/// for a later step's look-up, and not list, search, create or update.
+fn names_one(ents: &Entities) -> bool {
+    let one = [
+        Kind::Url,
+        Kind::Path,
+        Kind::Repo,
+        Kind::Issue,
+        Kind::Sha,
+        Kind::Paper,
+    ];
+    ents.ids || one.iter().any(|k| ents.kinds & !ents.later & k.bit() != 0)
 }
 /// The first action verb picks the first step's tool only among the first
 /// three sentence words (values not counted): an imperative opens with its
@@ -243,6 +275,8 @@ struct Scored<'a> {
     lifts: Vec<Lift>,
     /// Families standing in for the first verb (see [`stand_ins`]).
     lookup: &'static [usize],
+    /// The stand-in is for a question about one object (see [`names_one`]).
+    asked: bool,
     /// Tools ranked lower for an unasked destructive word (see [`UNASKED`]).
     unasked: Unasked,
 }
@@ -264,6 +298,8 @@ struct Terms<'a> {
     first_verb: Vec<(u32, bool)>,
     /// The stand-in families.
     lookup: &'static [usize],
+    /// The stand-in is for a question about one object (see [`names_one`]).
+    asked: bool,
     /// Whether the request has several steps.
     steps: bool,
 }
@@ -969,7 +1005,13 @@ impl SearchIndex {
         // [`stand_ins`]; a later step, not a second verb: "find and read the
         // notes" reads them).
         let later = req.words.iter().any(|w| w.later);
-        let lookup = first_family.filter(|_| later).map_or(&[][..], stand_ins);
+        let asked = first_family.is_none() && req.asks && names_one(&req.entities);
+        let lookup = match first_family {
+            Some(f) if later => stand_ins(f),
+            None if asked && plural(req) => &[READ, LIST][..],
+            None if asked => &[READ][..],
+            _ => &[],
+        };
         let own = first_family.map(|f| (f, true));
         let first_verb: Vec<(u32, bool)> = own
             .into_iter()
@@ -981,6 +1023,7 @@ impl SearchIndex {
             qterms: out,
             first_verb,
             lookup,
+            asked,
             steps,
         }
     }
@@ -1059,7 +1102,11 @@ impl SearchIndex {
                         ]));
                     }
                     if let Some(w) = self.lookup_why(doc, s.lookup) {
-                        why.push(concat(&["looks up for a later step: ", w]));
+                        let reason = match s.asked {
+                            true => "asked about one: ",
+                            false => "looks up for a later step: ",
+                        };
+                        why.push(concat(&[reason, w]));
                     }
                     if let Some(w) = self.unasked_why(doc, &s.unasked) {
                         why.push(concat(&["not asked to: ", w]));
@@ -1101,6 +1148,7 @@ impl SearchIndex {
             qterms,
             first_verb,
             lookup,
+            asked,
             steps,
         } = self.query_terms(&req, &ids);
         let mut scratch = self.scratch.take();
@@ -1224,6 +1272,8 @@ impl SearchIndex {
         if !first_verb.is_empty() || later_names {
             let (named, none) = match (first_verb.is_empty(), steps) {
                 (true, _) => (1.0, 1.0),
+                // A question's stand-in lifts its tools; it lowers no others.
+                _ if asked => (1.0, 1.0),
                 (false, true) => (FIRST_VERB, NO_VERB),
                 (false, false) => (FIRST_VERB_ONE_STEP, NO_VERB_ONE_STEP),
             };
@@ -1354,6 +1404,7 @@ impl SearchIndex {
             providers,
             lifts,
             lookup,
+            asked,
             unasked,
         }
     }

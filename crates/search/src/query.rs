@@ -95,6 +95,9 @@ pub(crate) struct Request {
     pub negated: Vec<String>,
     /// Entities found.
     pub entities: Entities,
+    /// The first step asks a question ("what's this one about", "… did it
+    /// finish ok?") rather than for an action.
+    pub asks: bool,
 }
 
 /// A raw word with where it stands.
@@ -327,6 +330,9 @@ const CONDITIONS: &[&str] = &["if", "once", "when"];
 const QUESTION_WORDS: &[&str] = &[
     "what", "where", "which", "who", "how", "why", "when", "whose",
 ];
+/// A question word opens a question among the first this many sentence
+/// words ("https://… what's on this one", "ENG-982, where is it at").
+const QUESTION_REACH: usize = 3;
 /// Words after a question word that make it a question ("what's", "how do").
 const QUESTION_VERBS: &[&str] = &["s", "is", "are", "was", "were", "do", "does", "did", "can"];
 /// Pronouns a later step acts on (the earlier step's result: "read it out").
@@ -548,6 +554,8 @@ pub(crate) fn read(query: &str) -> Request {
     let mut objects = 0;
     // Whether the first step has an action word so far (a verb, a step verb or a light verb).
     let mut acted = false;
+    // Sentence words (not values, not filler) of the first step so far.
+    let mut lead = 0;
     for (k, r) in raw.iter().enumerate() {
         let w = r.word.as_str();
         // A clause closed before any action is a preamble (see `Word::preamble`).
@@ -575,6 +583,10 @@ pub(crate) fn read(query: &str) -> Request {
             clause_weight = LATER_STEP;
         }
         raw_weight[k] = r.entity.unwrap_or(1.0) * clause_weight;
+        if clause_weight == 1.0 && r.entity.is_none() && !dropped[k] {
+            out.asks |= r.question || lead < QUESTION_REACH && listed(QUESTION_WORDS, w);
+            lead += 1;
+        }
         // Words of a value that weigh nothing (a URL's scheme, an id's
         // digits) are no content words: they neither score nor explain.
         let nothing = r.entity == Some(0.0);
@@ -742,6 +754,17 @@ mod tests {
 
     fn content(q: &str) -> Vec<String> {
         read(q).words.into_iter().map(|w| w.word).collect()
+    }
+
+    #[test]
+    fn a_question_word_or_mark_in_the_first_step_asks() {
+        assert!(read("https://x.io/issues/7 what's this one about").asks);
+        assert!(read("cus_Qx81bA2 subscriptions?").asks);
+        assert!(read("hey, how far along is ENG-4").asks);
+        assert!(!read("list the issues of acme/api").asks);
+        // A question word deep in an imperative, or in a later step, is no question.
+        assert!(!read("open ENG-4 and tell me what is in it").asks);
+        assert!(!read("fetch the page, then tell me what it says?").asks);
     }
 
     #[test]
