@@ -610,6 +610,7 @@ fn a_destructive_tool_ranks_first_only_when_asked() {
     );
     assert_eq!(first("remove block 5c6d7e8f").0, "delete_block");
     assert_eq!(first("get rid of block 5c6d7e8f").0, "delete_block");
+    assert_eq!(first("toss block 5c6d7e8f, it's empty").0, "delete_block");
 }
 
 /// Issue 33, entity requests: a question about one object a value names (a
