@@ -614,8 +614,9 @@ fn a_destructive_tool_ranks_first_only_when_asked() {
 }
 
 /// Issue 33, entity requests: a question about one object a value names (a
-/// URL, an id) reads it (`why`: "asked about one: get"), not its list, and a
-/// question about its many things lists them; an imperative keeps its verb.
+/// URL, an id) reads it (`why`: "asked about one: get"), not its list; a
+/// question about its many things, or about several things with no value,
+/// lists them ("asked for several: list"); an imperative keeps its verb.
 #[test]
 fn a_question_about_one_object_reads_it() {
     let mut rt = Runtime::new();
@@ -657,8 +658,16 @@ fn a_question_about_one_object_reads_it() {
         first("cus_NffrFeUfNV2Hib make an invoice for this customer").0,
         "create_invoice"
     );
-    // No value naming one object: no stand-in, and no "asked about one".
-    let (_, results) = first("what dashboards are there");
+    // No value naming one object: a question about several things lists them.
+    let (top, results) = first("what dashboards are there");
+    assert_eq!(top, "list_dashboards", "{results:?}");
+    assert!(
+        results[0]
+            .why
+            .iter()
+            .any(|w| w == "asked for several: list"),
+        "{results:?}"
+    );
     assert!(
         results
             .iter()
