@@ -17,8 +17,10 @@ const GENERIC_HOST: &[&str] = &["www", "app", "api", "m", "web", "en"];
 /// Whether one segment of an identifier looks random: five characters or
 /// more, with a digit, switching between lower case, upper case and digits
 /// at least four times (`7d9f8b6c5`, `x2k4q`, `1NqJx2Lkd`; not `h264`,
-/// `utf8`, `win32api`, `iPhone15`).
+/// `utf8`, `win32api`, `iPhone15`). Base64 padding does not count
+/// (`AAMkAGE1…BGAAA=`, an Outlook message id).
 pub(crate) fn opaque(seg: &str) -> bool {
+    let seg = seg.trim_end_matches('=');
     let class = |c: char| {
         if c.is_ascii_digit() {
             0
@@ -265,6 +267,7 @@ mod tests {
             "x2k4q",
             "1NqJx2LkdIwHu7ixA0b",
             "NffrFeUfNV2Hib",
+            "AAMkAGE1M2IyNGNmLTI5MTgtNDUyZi1iMzVjLTQ5ZjkxMzM0NmE1NQBGAAA=",
         ] {
             assert!(opaque(id), "{id}");
         }
