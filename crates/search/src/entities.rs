@@ -104,7 +104,7 @@ pub(crate) struct Entities {
     pub text: Kinds,
     /// Kinds found only after "then" (a later step's values: "…, then tell #team").
     pub later: Kinds,
-    /// An opaque id was found (`cus_NffrFeUfNV2Hib`, a UUID).
+    /// An opaque id was found before any later step (`cus_NffrFeUfNV2Hib`, a UUID).
     pub ids: bool,
     /// Byte ranges of entity text in the query, with the weight their words
     /// keep (the first range holding a byte decides).
@@ -673,7 +673,7 @@ pub(crate) fn detect(query: &str) -> Entities {
                 opaque_spans(*at, t)
             };
             if !ids.is_empty() && !is_num(l) {
-                out.ids |= at < &later;
+                out.ids |= *at < later;
                 out.spans.extend(ids);
                 k &= !Kind::Code.bit();
             }

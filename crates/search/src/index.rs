@@ -12,7 +12,8 @@ use super::provider::{provider_why, Named, Providers};
 use super::query::{read, Request, LATER_STEP};
 use super::sense;
 use super::text::{
-    exact_key, family_of, family_stems, is_stopword, DELETE, FIND, LIST, READ, VERB_FAMILIES,
+    exact_key, family_of, family_stems, is_stopword, plural, DELETE, FIND, LIST, READ,
+    VERB_FAMILIES,
 };
 use holaryn_model::ToolDescriptor;
 use serde::Serialize;
@@ -98,17 +99,10 @@ impl Asked {
         let ents = &req.entities;
         let named = ents.ids || one.iter().any(|k| ents.kinds & !ents.later & k.bit() != 0);
         // A plural noun of the first step (not a verb-family word).
-        let many = req.words.iter().any(|w| {
-            let s = w.word.as_str();
-            !w.value
-                && !w.later
-                && family_of(s).is_none()
-                && s.len() > 3
-                && s.ends_with('s')
-                && !s.ends_with("ss")
-                && !s.ends_with("us")
-                && w.stem.len() < s.len()
-        });
+        let many = req
+            .words
+            .iter()
+            .any(|w| !w.value && !w.later && family_of(&w.word).is_none() && plural(&w.word));
         match (named, many) {
             (true, many) => Asked::One { many },
             (false, true) => Asked::Many,

@@ -55,6 +55,17 @@ pub(crate) fn stem(word: &str) -> String {
     w
 }
 
+/// Whether a word ends in a plural the stemmer takes off ("issues",
+/// "queries", "classes"; not "status", "class", "analysis", "news").
+pub(crate) fn plural(w: &str) -> bool {
+    w.is_ascii()
+        && w.len() > 3
+        && !UNSTEMMED.contains(&w)
+        && (w.ends_with("ies") && w.len() > 4
+            || w.ends_with("sses")
+            || w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is"))
+}
+
 /// [`stem`] in place (only ever shortens the word or swaps its last letters).
 fn stem_in_place(w: &mut String) {
     if !w.is_ascii() || w.len() <= 3 {
@@ -63,14 +74,15 @@ fn stem_in_place(w: &mut String) {
     if UNSTEMMED.contains(&w.as_str()) {
         return;
     }
-    let n = w.len();
-    if w.ends_with("ies") && n > 4 {
-        w.truncate(w.len() - 3);
-        w.push('y');
-    } else if w.ends_with("sses") {
-        w.truncate(w.len() - 2);
-    } else if w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
-        w.truncate(w.len() - 1);
+    if plural(w) {
+        if w.ends_with("ies") && w.len() > 4 {
+            w.truncate(w.len() - 3);
+            w.push('y');
+        } else if w.ends_with("sses") {
+            w.truncate(w.len() - 2);
+        } else {
+            w.truncate(w.len() - 1);
+        }
     }
     if w.len() > 5 && w.ends_with("ing") {
         w.truncate(w.len() - 3);
@@ -439,6 +451,17 @@ mod tests {
             assert_eq!(words(text), slow, "{text:?}");
             let key = text.trim().nfkc().collect::<String>().to_lowercase();
             assert_eq!(exact_key(text), key.nfd().collect::<String>(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_plural_is_what_the_stemmer_takes_off() {
+        for w in ["issues", "queries", "classes", "dynos", "subscriptions"] {
+            assert!(plural(w), "{w}");
+            assert!(stem(w).len() < w.len(), "{w}");
+        }
+        for w in ["status", "class", "analysis", "news", "redis", "gas"] {
+            assert!(!plural(w), "{w}");
         }
     }
 
