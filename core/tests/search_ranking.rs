@@ -5,8 +5,8 @@
 mod common;
 
 use common::{all_mcp_specs, dynamic_session, fixtures};
-use holaryn_core::Runtime;
 use holaryn_core::Update;
+use holaryn_core::{Runtime, ToolSummary};
 use serde_json::{json, Value};
 
 fn native_tools() -> Vec<Value> {
@@ -32,6 +32,24 @@ fn runtime(reverse: bool) -> (Runtime, String) {
     rt.register_values(&native_tools(), 0).expect("native");
     let sid = dynamic_session(&mut rt, 1);
     (rt, sid)
+}
+
+/// A dynamic session over the host's tools, given as (name, description),
+/// and a search in it: the first result's name, with all the results.
+fn host_search(tools: &[(&str, &str)], seed: u8) -> impl FnMut(&str) -> (String, Vec<ToolSummary>) {
+    let mut rt = Runtime::new();
+    let values: Vec<Value> = tools
+        .iter()
+        .map(|(name, description)| json!({ "name": name, "description": description, "source": "native", "provider": { "id": "host" } }))
+        .collect();
+    rt.register_values(&values, 0).expect("tools");
+    let sid = dynamic_session(&mut rt, seed);
+    move |query| {
+        let out = rt
+            .tool_search(&sid, &json!({ "query": query }), 1)
+            .expect("search");
+        (out.results[0].name.clone(), out.results)
+    }
 }
 
 fn ranked(rt: &mut Runtime, sid: &str, q: &str) -> Vec<String> {
@@ -551,24 +569,22 @@ fn a_providers_description_is_searched_as_its_domain() {
 /// relatedness table built from WordNet, and `why` says so.
 #[test]
 fn a_word_no_tool_uses_reaches_related_tool_words() {
-    let mut rt = Runtime::new();
-    let tools = [
-        json!({ "name": "summarize_text", "description": "Summarize a text.", "source": "native", "provider": { "id": "host" } }),
-        json!({ "name": "translate_text", "description": "Translate a text.", "source": "native", "provider": { "id": "host" } }),
-    ];
-    rt.register_values(&tools, 0).expect("tools");
-    let sid = dynamic_session(&mut rt, 1);
-    let out = rt
-        .tool_search(&sid, &json!({ "query": "recapitulate this text" }), 1)
-        .expect("search");
-    assert_eq!(out.results[0].name, "summarize_text");
+    let mut first = host_search(
+        &[
+            ("summarize_text", "Summarize a text."),
+            ("translate_text", "Translate a text."),
+        ],
+        1,
+    );
+    let (top, results) = first("recapitulate this text");
+    assert_eq!(top, "summarize_text");
     assert!(
-        out.results[0]
+        results[0]
             .why
             .iter()
             .any(|w| w.contains("summarize (related: recapitulate)")),
         "{:?}",
-        out.results[0].why
+        results[0].why
     );
 }
 
@@ -577,25 +593,18 @@ fn a_word_no_tool_uses_reaches_related_tool_words() {
 /// request that asks for it, in any word of the family or the lexicon, does.
 #[test]
 fn a_destructive_tool_ranks_first_only_when_asked() {
-    let mut rt = Runtime::new();
-    let tool = |name: &str, description: &str| json!({ "name": name, "description": description, "source": "native", "provider": { "id": "host" } });
-    let tools = [
-        tool("delete_block", "Delete a block of a page by its block id"),
-        tool("retrieve_block", "Retrieve a block of a page by its id"),
-        tool("cancel_subscription", "Cancel a customer's subscription"),
-        tool(
-            "list_subscriptions",
-            "List subscriptions, optionally for one customer",
-        ),
-    ];
-    rt.register_values(&tools, 0).expect("tools");
-    let sid = dynamic_session(&mut rt, 4);
-    let mut first = |query: &str| {
-        let out = rt
-            .tool_search(&sid, &json!({ "query": query }), 1)
-            .expect("search");
-        (out.results[0].name.clone(), out.results)
-    };
+    let mut first = host_search(
+        &[
+            ("delete_block", "Delete a block of a page by its block id"),
+            ("retrieve_block", "Retrieve a block of a page by its id"),
+            ("cancel_subscription", "Cancel a customer's subscription"),
+            (
+                "list_subscriptions",
+                "List subscriptions, optionally for one customer",
+            ),
+        ],
+        4,
+    );
     let (top, results) = first("block 5c6d7e8f what does it say");
     assert_eq!(top, "retrieve_block", "{results:?}");
     let deleting = results.iter().find(|r| r.name == "delete_block");
@@ -619,32 +628,25 @@ fn a_destructive_tool_ranks_first_only_when_asked() {
 /// lists them ("asked for several: list"); an imperative keeps its verb.
 #[test]
 fn a_question_about_one_object_reads_it() {
-    let mut rt = Runtime::new();
-    let tool = |name: &str, description: &str| json!({ "name": name, "description": description, "source": "native", "provider": { "id": "host" } });
-    let tools = [
-        tool(
-            "list_dashboards",
-            "List the dashboards of the account, with their titles and ids",
-        ),
-        tool(
-            "get_dashboard",
-            "Get one dashboard by its id: title, widgets and layout",
-        ),
-        tool("create_invoice", "Create an invoice for a customer"),
-        tool(
-            "list_invoices",
-            "List the invoices, optionally of one customer",
-        ),
-        tool("get_customer", "Get a customer by its id"),
-    ];
-    rt.register_values(&tools, 0).expect("tools");
-    let sid = dynamic_session(&mut rt, 5);
-    let mut first = |query: &str| {
-        let out = rt
-            .tool_search(&sid, &json!({ "query": query }), 1)
-            .expect("search");
-        (out.results[0].name.clone(), out.results)
-    };
+    let mut first = host_search(
+        &[
+            (
+                "list_dashboards",
+                "List the dashboards of the account, with their titles and ids",
+            ),
+            (
+                "get_dashboard",
+                "Get one dashboard by its id: title, widgets and layout",
+            ),
+            ("create_invoice", "Create an invoice for a customer"),
+            (
+                "list_invoices",
+                "List the invoices, optionally of one customer",
+            ),
+            ("get_customer", "Get a customer by its id"),
+        ],
+        5,
+    );
     let (top, results) = first("https://app.example.com/dashboard/abc-123-xyz what's on this one");
     assert_eq!(top, "get_dashboard", "{results:?}");
     assert!(
