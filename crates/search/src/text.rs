@@ -58,23 +58,28 @@ pub(crate) fn stem(word: &str) -> String {
 /// Whether a word ends in a plural the stemmer takes off ("issues",
 /// "queries", "classes"; not "status", "class", "analysis", "news").
 pub(crate) fn plural(w: &str) -> bool {
-    w.is_ascii()
-        && w.len() > 3
-        && !UNSTEMMED.contains(&w)
-        && (w.ends_with("ies") && w.len() > 4
-            || w.ends_with("sses")
-            || w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is"))
+    stemmed(w) && plural_ending(w)
+}
+
+/// Whether the stemmer touches the word at all: ASCII (whose length is its
+/// character count), longer than three letters, and not listed as unstemmed.
+fn stemmed(w: &str) -> bool {
+    w.is_ascii() && w.len() > 3 && !UNSTEMMED.contains(&w)
+}
+
+/// Whether a word the stemmer touches ends in a plural it takes off.
+fn plural_ending(w: &str) -> bool {
+    w.ends_with("ies") && w.len() > 4
+        || w.ends_with("sses")
+        || w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is")
 }
 
 /// [`stem`] in place (only ever shortens the word or swaps its last letters).
 fn stem_in_place(w: &mut String) {
-    if !w.is_ascii() || w.len() <= 3 {
-        return; // non-ASCII words are never stemmed; ASCII length is char count
+    if !stemmed(w) {
+        return; // non-ASCII words are never stemmed
     }
-    if UNSTEMMED.contains(&w.as_str()) {
-        return;
-    }
-    if plural(w) {
+    if plural_ending(w) {
         if w.ends_with("ies") && w.len() > 4 {
             w.truncate(w.len() - 3);
             w.push('y');
